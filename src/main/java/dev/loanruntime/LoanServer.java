@@ -1,0 +1,133 @@
+package dev.loanruntime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.helidon.config.Config;
+import io.helidon.health.HealthCheckResponse;
+import io.helidon.health.HealthCheckType;
+import io.helidon.metrics.api.Gauge;
+import io.helidon.metrics.api.Meter;
+import io.helidon.metrics.api.Metrics;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.health.HealthObserver;
+import io.helidon.webserver.observe.metrics.MetricsObserver;
+
+import dev.loanruntime.crypto.BouncyCastleScrypt;
+import dev.loanruntime.crypto.CryptoPool;
+import dev.loanruntime.crypto.Derivations;
+import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.loan.BooksService;
+import dev.loanruntime.loan.CatalogService;
+import dev.loanruntime.loan.ErrorResponses;
+import dev.loanruntime.loan.LoanService;
+import dev.loanruntime.loan.MemberService;
+import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.runtime.PlatformHandlers;
+import dev.loanruntime.runtime.RuntimeService;
+import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.store.LocalLoanStore;
+import dev.loanruntime.store.LoanStore;
+
+/**
+ * One running loan service: its execution model, its routes and its WebServer. The execution model is decided
+ * here and in {@code runtime/}; the routes do not know which thread runs them.
+ */
+public final class LoanServer implements AutoCloseable {
+    private final WebServer server;
+    private final CryptoPool pool;
+    private final PlatformHandlers handlers;
+    private final LoanStore store;
+    private final RuntimeService runtime;
+    private final List<Meter> gauges = new ArrayList<>();
+
+    private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers) {
+        this.store = new LocalLoanStore();
+        int maxRunning = options.maxDerivations() > 0
+                ? options.maxDerivations()
+                : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
+        Derivations derivations = new Derivations(new BouncyCastleScrypt(), maxRunning, options.cryptoQueue());
+        this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue());
+        this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
+        this.runtime = new RuntimeService(options, carriers, pool);
+
+        HttpRouting.Builder routing = HttpRouting.builder();
+        if (handlers != null) {
+            routing.addFilter(handlers);
+        }
+        routing.register(new BooksService(), new LoanService(store), new MemberService(pool),
+                new CatalogService(), runtime);
+        ErrorResponses.register(routing);
+
+        this.server = WebServer.builder()
+                .config(config.get("server"))
+                .host(options.host())
+                .port(options.port())
+                .directHandlers(ErrorResponses.directHandlers())
+                .addFeature(observe())
+                .routing(routing)
+                .build();
+        registerGauges();
+    }
+
+    /**
+     * Starts a server. Call {@link Carriers#configure(int)} first, before any virtual thread exists, when the carrier
+     * count must change; this method refuses to start when the JVM runs more carriers than asked for.
+     *
+     * @throws IllegalStateException when the carrier setting did not take effect
+     */
+    public static LoanServer start(ServeOptions options, Config config) {
+        Carriers.Observation carriers = Carriers.verify(options.carriers());
+        LoanServer loanServer = new LoanServer(options, config, carriers);
+        loanServer.server.start();
+        return loanServer;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public RuntimeService.Report report() {
+        return runtime.report();
+    }
+
+    /** Stops accepting, lets in-flight requests finish within the listener's grace period, then frees the pools. */
+    @Override
+    public void close() {
+        server.stop();
+        pool.close();
+        if (handlers != null) {
+            handlers.close();
+        }
+        store.close();
+        gauges.forEach(Metrics.globalRegistry()::remove);
+    }
+
+    private ObserveFeature observe() {
+        HealthObserver health = HealthObserver.builder()
+                .details(true)
+                .addCheck(() -> HealthCheckResponse.builder()
+                                  .status(true)
+                                  .detail("threads", pool.threads())
+                                  .detail("queued", pool.queued())
+                                  .detail("running", pool.derivations().running())
+                                  .build(),
+                          HealthCheckType.READINESS, "crypto-pool")
+                .build();
+        return ObserveFeature.just(health, MetricsObserver.create());
+    }
+
+    private void registerGauges() {
+        gauge("loan.crypto.running", () -> pool.derivations().running());
+        gauge("loan.crypto.queued", pool::queued);
+        gauge("loan.counter", store::loans);
+    }
+
+    private void gauge(String name, Supplier<? extends Number> value) {
+        gauges.add(Metrics.globalRegistry().getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.loanruntime;
+
+import java.io.PrintWriter;
+import java.util.Set;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The command line: {@code serve} (the default), and the measurement and cluster commands. Bad usage exits with
+ * status 2 and one line that names the bad value.
+ */
+@Command(name = "loan-runtime",
+         mixinStandardHelpOptions = true,
+         versionProvider = Main.Version.class,
+         description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
+                 + "Without a subcommand, runs 'serve'.",
+         subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        int code = run(args);
+        if (code != 0) {
+            System.exit(code);
+        }
+    }
+
+    /** Runs the command line and returns the exit status (0 ok, 1 failure, 2 usage). */
+    public static int run(String... args) {
+        CommandLine cli = new CommandLine(new Main())
+                .setDefaultValueProvider(new SettingsDefaults())
+                .setParameterExceptionHandler(Main::usageError);
+        return cli.execute(withDefaultSubcommand(cli, args));
+    }
+
+    @Override
+    public void run() {
+        // Only reached with no arguments at all, which withDefaultSubcommand turns into 'serve'.
+        spec.commandLine().usage(System.out);
+    }
+
+    private static String[] withDefaultSubcommand(CommandLine cli, String[] args) {
+        boolean startsWithSubcommand = args.length > 0 && cli.getSubcommands().containsKey(args[0]);
+        boolean topLevelOnly = args.length > 0 && TOP_LEVEL.contains(args[0]);
+        if (startsWithSubcommand || topLevelOnly) {
+            return args;
+        }
+        String[] withServe = new String[args.length + 1];
+        withServe[0] = "serve";
+        System.arraycopy(args, 0, withServe, 1, args.length);
+        return withServe;
+    }
+
+    private static int usageError(CommandLine.ParameterException e, String[] args) {
+        PrintWriter err = e.getCommandLine().getErr();
+        err.println(e.getMessage());
+        err.flush();
+        return 2;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"loan-runtime " + (version == null ? "(development)" : version)
+                    + " on Java " + Runtime.version()};
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.loanruntime;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.runtime.ThreadModel;
+
+/** The options of one server process, shared by {@code serve} and by the commands that start servers. */
+final class ServeArgs {
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+            description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8430", paramLabel = "PORT",
+            description = "Port to bind, 0 for any free port (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--threads", defaultValue = "virtual", paramLabel = "MODEL", converter = ThreadModelConverter.class,
+            description = "Threads that run route handlers: virtual (one virtual thread per request) or platform "
+                    + "(a fixed pool of platform threads, thread-per-request) (default: ${DEFAULT-VALUE}).")
+    ThreadModel threads;
+
+    @Option(names = "--platform-threads", defaultValue = "200", paramLabel = "N",
+            description = "Handler pool size with --threads platform (default: ${DEFAULT-VALUE}).")
+    int platformThreads;
+
+    @Option(names = "--carriers", paramLabel = "N",
+            description = "Carrier threads that run all virtual threads; 1 is the single-carrier mode, the JVM's "
+                    + "event loop (default: the number of cores).")
+    Integer carriers;
+
+    @Option(names = "--crypto-threads", defaultValue = "4", paramLabel = "N",
+            description = "Platform threads for pooled derivations (default: ${DEFAULT-VALUE}, like libuv's pool).")
+    int cryptoThreads;
+
+    @Option(names = "--crypto-queue", defaultValue = "64", paramLabel = "N",
+            description = "Derivations that may wait for a crypto thread; beyond that, 503 at once "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int cryptoQueue;
+
+    @Option(names = "--max-derivations", defaultValue = "0", paramLabel = "N",
+            description = "Derivations that may hold their 64 MiB at once, in any thread model; 0 derives it from "
+                    + "the heap: half of -Xmx / 64 MiB (default: ${DEFAULT-VALUE}).")
+    int maxDerivations;
+
+    /** Validated options; the error names the option and what it accepts. */
+    ServeOptions toOptions(CommandLine commandLine) {
+        try {
+            return new ServeOptions(host, port, threads, platformThreads,
+                    carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,
+                    cryptoThreads, cryptoQueue, maxDerivations);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(commandLine, e.getMessage());
+        }
+    }
+
+    static final class ThreadModelConverter implements CommandLine.ITypeConverter<ThreadModel> {
+        @Override
+        public ThreadModel convert(String value) {
+            try {
+                return ThreadModel.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.loanruntime;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+import io.helidon.config.Config;
+import io.helidon.logging.common.LogConfig;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import sun.misc.Signal;
+
+import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.runtime.RuntimeService;
+import dev.loanruntime.runtime.ServeOptions;
+
+/** {@code serve}: runs the loan service until SIGTERM or SIGINT, then stops gracefully and exits 0. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+         description = "Run the loan service. Every option may also come from the environment (LOAN_<OPTION>, "
+                 + "e.g. LOAN_CRYPTO_THREADS=8) or from application.yaml (loan.<option>); the command line wins.")
+final class ServeCommand implements Callable<Integer> {
+    @Mixin
+    ServeArgs args;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        ServeOptions options = args.toOptions(spec.commandLine());
+        // Before anything can create a virtual thread: the JDK reads these once, at the first one.
+        Carriers.configure(options.carriers());
+        LogConfig.configureRuntime();
+        Config config = ((SettingsDefaults) spec.commandLine().getDefaultValueProvider()).config();
+
+        LoanServer server;
+        try {
+            server = LoanServer.start(options, config);
+        } catch (IllegalStateException e) {
+            System.err.println("loan-runtime: " + e.getMessage());
+            return 1;
+        }
+        if ("0.0.0.0".equals(options.host()) || "::".equals(options.host())) {
+            System.err.println("loan-runtime: warning: --host " + options.host()
+                    + " accepts connections from other machines; this service has no authentication");
+        }
+        System.out.println(startLine(options, server));
+        System.out.flush();
+
+        CountDownLatch stop = new CountDownLatch(1);
+        // Our own handlers, so that a requested stop ends with status 0 rather than 128 + signal.
+        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
+        Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        stop.await();
+        server.close();
+        System.out.println("loan-runtime stopped pid=" + ProcessHandle.current().pid());
+        return 0;
+    }
+
+    static String startLine(ServeOptions options, LoanServer server) {
+        RuntimeService.Report r = server.report();
+        return "loan-runtime serving pid=%d address=http://%s:%d threads=%s carriers=%d crypto-threads=%d "
+                .formatted(r.pid(), options.host(), server.port(), r.threadModel(), r.carriers(), r.cryptoThreads())
+                + "crypto-queue=%d max-derivations=%d%s java=%s".formatted(r.cryptoQueue(), r.derivationLimit(),
+                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion());
+    }
+}

@@ -1,0 +1,50 @@
+package dev.loanruntime;
+
+import java.util.Locale;
+import java.util.Map;
+
+import io.helidon.config.Config;
+
+import picocli.CommandLine;
+
+/**
+ * Where an option not given on the command line takes its value from: the environment ({@code --crypto-threads}
+ * is {@code LOAN_CRYPTO_THREADS}), then {@code application.yaml} ({@code loan.crypto-threads}), then the option's
+ * own default. picocli converts and validates the value the same way whatever its source.
+ */
+final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
+    private final Map<String, String> env;
+    private final Config config;
+
+    SettingsDefaults() {
+        this(System.getenv(), Config.create());
+    }
+
+    SettingsDefaults(Map<String, String> env, Config config) {
+        this.env = env;
+        this.config = config;
+    }
+
+    @Override
+    public String defaultValue(CommandLine.Model.ArgSpec argSpec) {
+        if (!(argSpec instanceof CommandLine.Model.OptionSpec option) || !option.longestName().startsWith("--")) {
+            return null;
+        }
+        String key = option.longestName().substring(2);
+        String fromEnv = env.get(envName(key));
+        if (fromEnv != null && !fromEnv.isBlank()) {
+            return fromEnv.trim();
+        }
+        return config.get("loan").get(key).asString().orElse(option.defaultValue());
+    }
+
+    /** {@code crypto-threads} is read from {@code LOAN_CRYPTO_THREADS}. */
+    static String envName(String key) {
+        return "LOAN_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    /** The configuration the server itself reads (its {@code server} section). */
+    Config config() {
+        return config;
+    }
+}

@@ -1,0 +1,8 @@
+package dev.loanruntime.crypto;
+
+/** A derivation failed (the hasher threw, or the pool was shut down under it). */
+public final class DerivationException extends RuntimeException {
+    DerivationException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

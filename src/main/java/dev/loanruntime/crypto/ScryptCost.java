@@ -1,0 +1,29 @@
+package dev.loanruntime.crypto;
+
+/**
+ * The cost parameters of one scrypt derivation (RFC 7914).
+ *
+ * @param n         CPU/memory cost, a power of two greater than 1
+ * @param r         block size
+ * @param p         parallelization
+ * @param keyLength length of the derived key in bytes
+ */
+public record ScryptCost(int n, int r, int p, int keyLength) {
+
+    /** The lesson's cost: over half a second of CPU and 64 MiB of memory per derivation. */
+    public static final ScryptCost LESSON = new ScryptCost(1 << 16, 8, 8, 32);
+
+    public ScryptCost {
+        if (n < 2 || Integer.bitCount(n) != 1) {
+            throw new IllegalArgumentException("scrypt N must be a power of two > 1, was " + n);
+        }
+        if (r < 1 || p < 1 || keyLength < 1) {
+            throw new IllegalArgumentException("scrypt r, p and key length must be >= 1, were " + r + ", " + p + ", " + keyLength);
+        }
+    }
+
+    /** The memory one derivation holds while it runs (its V array: 128 * r * N bytes). */
+    public long memoryBytes() {
+        return 128L * r * n;
+    }
+}

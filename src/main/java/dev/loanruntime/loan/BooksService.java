@@ -1,0 +1,31 @@
+package dev.loanruntime.loan;
+
+import java.util.List;
+
+import io.helidon.http.Method;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+/** {@code GET /books}: the cheap catalog line, the "light request" of every measurement. */
+public final class BooksService implements HttpService {
+    private static final Books SHELVES = new Books(List.of(
+            new Book("978-0262033848", "Introduction to Algorithms", "R-12")));
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/books", this::booksHandler);
+        Routes.allowOnly(rules, "/books", Method.GET);
+    }
+
+    private void booksHandler(ServerRequest req, ServerResponse res) {
+        Json.send(res, SHELVES);
+    }
+
+    record Book(String isbn, String title, String shelf) {
+    }
+
+    record Books(List<Book> books) {
+    }
+}

@@ -1,0 +1,80 @@
+package dev.loanruntime.loan;
+
+import java.util.Locale;
+
+import io.helidon.http.DirectHandler;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.NotFoundException;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.HttpRouting;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.loanruntime.crypto.BusyException;
+import dev.loanruntime.crypto.DerivationException;
+
+/**
+ * Every error a client can get, as a JSON body: route errors through the routing's error handlers, and the errors
+ * Helidon answers itself before routing (malformed requests, oversized headers or bodies) through direct handlers.
+ * No body ever carries an exception's class or stack trace.
+ */
+public final class ErrorResponses {
+    private static final System.Logger LOGGER = System.getLogger(ErrorResponses.class.getName());
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Seconds a refused heavy request is asked to wait: about one derivation. */
+    static final String RETRY_AFTER_SECONDS = "1";
+
+    private ErrorResponses() {
+    }
+
+    /** Registers the route-level error handlers. */
+    public static void register(HttpRouting.Builder routing) {
+        routing.error(NotFoundException.class, (req, res, e) ->
+                        Json.send(res, Status.NOT_FOUND_404, Json.Error.of("route_not_found")))
+                .error(BusyException.class, (req, res, e) -> {
+                    res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+                    Json.send(res, Status.SERVICE_UNAVAILABLE_503, new Json.Error("busy", e.reason()));
+                })
+                .error(DerivationException.class, (req, res, e) -> {
+                    LOGGER.log(System.Logger.Level.ERROR, "derivation failed", e);
+                    Json.send(res, Status.INTERNAL_SERVER_ERROR_500, Json.Error.of("derivation"));
+                })
+                .error(Exception.class, (req, res, e) -> {
+                    LOGGER.log(System.Logger.Level.ERROR, "unhandled error on " + req.path().path(), e);
+                    Json.send(res, Status.INTERNAL_SERVER_ERROR_500, Json.Error.of("internal"));
+                });
+    }
+
+    /** Direct handlers: Helidon's own early answers (400, 413, 431, 505, ...) with a JSON body. */
+    public static DirectHandlers directHandlers() {
+        DirectHandlers.Builder builder = DirectHandlers.builder();
+        for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
+            builder.addHandler(type, ErrorResponses::direct);
+        }
+        return builder.build();
+    }
+
+    private static DirectHandler.TransportResponse direct(DirectHandler.TransportRequest request,
+                                                          DirectHandler.EventType type,
+                                                          Status status,
+                                                          io.helidon.http.ServerResponseHeaders headers,
+                                                          String message) {
+        String code = status.reasonPhrase().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        headers.set(HeaderNames.CONTENT_TYPE, Json.CONTENT_TYPE);
+        return DirectHandler.TransportResponse.builder()
+                .status(status)
+                .headers(headers)
+                .entity(body(code))
+                .build();
+    }
+
+    private static byte[] body(String code) {
+        try {
+            return MAPPER.writeValueAsBytes(Json.Error.of(code));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

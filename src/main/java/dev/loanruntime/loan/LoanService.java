@@ -1,0 +1,38 @@
+package dev.loanruntime.loan;
+
+import io.helidon.http.Method;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.loanruntime.store.LoanStore;
+
+/** {@code GET /loan} counts a loan; {@code GET /status} reads the count. Both name the answering process. */
+public final class LoanService implements HttpService {
+    private static final long PID = ProcessHandle.current().pid();
+    private final LoanStore store;
+
+    public LoanService(LoanStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/loan", this::loanHandler)
+                .get("/status", this::statusHandler);
+        Routes.allowOnly(rules, "/loan", Method.GET);
+        Routes.allowOnly(rules, "/status", Method.GET);
+    }
+
+    private void loanHandler(ServerRequest req, ServerResponse res) {
+        Json.send(res, new LoanCount(PID, store.incrementLoans()));
+    }
+
+    private void statusHandler(ServerRequest req, ServerResponse res) {
+        Json.send(res, new LoanCount(PID, store.loans()));
+    }
+
+    record LoanCount(long pid, long loanCounter) {
+    }
+}

@@ -1,0 +1,54 @@
+package dev.loanruntime.loan;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+import io.helidon.http.Method;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.loanruntime.crypto.CryptoPool;
+import dev.loanruntime.crypto.ScryptCost;
+
+/**
+ * The heavy requests: the lesson's password check, done inline or on the crypto pool. The computation is the same;
+ * only the thread that runs it differs.
+ */
+public final class MemberService implements HttpService {
+    private static final byte[] PASSWORD = "password".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SALT = "salt".getBytes(StandardCharsets.UTF_8);
+    private final CryptoPool pool;
+
+    public MemberService(CryptoPool pool) {
+        this.pool = pool;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/member/verify-blocking", this::verifyBlockingHandler)
+                .get("/member/verify-pooled", this::verifyPooledHandler);
+        Routes.allowOnly(rules, "/member/verify-blocking", Method.GET);
+        Routes.allowOnly(rules, "/member/verify-pooled", Method.GET);
+    }
+
+    /** Derives on the request's own thread: with one carrier, no other virtual thread runs meanwhile. */
+    private void verifyBlockingHandler(ServerRequest req, ServerResponse res) {
+        byte[] key = pool.derivations().derive(PASSWORD, SALT, ScryptCost.LESSON);
+        Json.send(res, new Verified(digest(key), req.path().path()));
+    }
+
+    /** Hands the derivation to the crypto pool; the request's thread parks until the key is ready. */
+    private void verifyPooledHandler(ServerRequest req, ServerResponse res) {
+        byte[] key = pool.derive(PASSWORD, SALT, ScryptCost.LESSON);
+        Json.send(res, new Verified(digest(key), req.path().path()));
+    }
+
+    private static String digest(byte[] key) {
+        return HexFormat.of().formatHex(key).substring(0, 16);
+    }
+
+    record Verified(String digest, String path) {
+    }
+}

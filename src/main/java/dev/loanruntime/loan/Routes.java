@@ -1,0 +1,28 @@
+package dev.loanruntime.loan;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRules;
+
+/** Routing helpers shared by the services. */
+public final class Routes {
+    private Routes() {
+    }
+
+    /**
+     * Answers every other method on {@code path} with 405, an {@code Allow} header and a JSON body. Register it after
+     * the path's real handlers: Helidon tries routes in order.
+     */
+    public static void allowOnly(HttpRules rules, String path, Method... allowed) {
+        String allow = Arrays.stream(allowed).map(Method::text).collect(Collectors.joining(", "));
+        rules.any(path, (req, res) -> {
+            res.header(HeaderNames.ALLOW, allow);
+            Json.send(res, Status.METHOD_NOT_ALLOWED_405,
+                    new Json.Error("method_not_allowed", req.prologue().method().text() + " is not allowed here; use " + allow));
+        });
+    }
+}

@@ -1,0 +1,70 @@
+package dev.loanruntime.runtime;
+
+import io.helidon.http.Method;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import dev.loanruntime.crypto.CryptoPool;
+import dev.loanruntime.loan.Json;
+import dev.loanruntime.loan.Routes;
+
+/** {@code GET /runtime}: the execution model this process actually runs, as observed, not as asked for. */
+public final class RuntimeService implements HttpService {
+    private final ServeOptions options;
+    private final Carriers.Observation carriers;
+    private final CryptoPool pool;
+
+    public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool) {
+        this.options = options;
+        this.carriers = carriers;
+        this.pool = pool;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/runtime", this::runtimeHandler);
+        Routes.allowOnly(rules, "/runtime", Method.GET);
+    }
+
+    private void runtimeHandler(ServerRequest req, ServerResponse res) {
+        Json.send(res, report());
+    }
+
+    /** A snapshot; safe from any thread. */
+    public Report report() {
+        var derivations = pool.derivations();
+        return new Report(ProcessHandle.current().pid(),
+                options.threads().label(),
+                carriers.carriers(),
+                carriers.source(),
+                options.threads() == ThreadModel.PLATFORM ? options.platformThreads() : 0,
+                pool.threads(),
+                pool.queueCapacity(),
+                pool.queued(),
+                derivations.running(),
+                derivations.maxRunning(),
+                derivations.hasherName(),
+                Runtime.version().toString(),
+                Runtime.getRuntime().availableProcessors(),
+                Runtime.getRuntime().maxMemory() / (1024 * 1024));
+    }
+
+    /** What {@code /runtime} reports. */
+    public record Report(long pid,
+                         String threadModel,
+                         int carriers,
+                         String carriersObservedBy,
+                         int platformThreads,
+                         int cryptoThreads,
+                         int cryptoQueue,
+                         int cryptoQueued,
+                         int derivationsRunning,
+                         int derivationLimit,
+                         String hasher,
+                         String javaVersion,
+                         int cores,
+                         long maxHeapMiB) {
+    }
+}

@@ -1,0 +1,128 @@
+package dev.loanruntime.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A loan-runtime command in a child JVM with the test class path: for behaviour that depends on JVM flags
+ * (carriers, heap) or on being a separate process. Always {@link #close()} it (try-with-resources): the process and
+ * its descendants are killed by PID even when the test fails.
+ */
+public final class ServerProcess implements AutoCloseable {
+    private static final Pattern ADDRESS = Pattern.compile("address=http://([^:\\s]+):(\\d+)");
+    private final Process process;
+    private final List<String> output = new ArrayList<>();
+    private final CompletableFuture<Integer> port = new CompletableFuture<>();
+
+    private ServerProcess(List<String> command) throws IOException {
+        this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Thread.ofPlatform().daemon().name("server-output-" + process.pid()).start(this::readOutput);
+    }
+
+    /** Starts {@code serve --port 0 <args>} with the given JVM options and waits until it listens. */
+    public static ServerProcess serve(List<String> jvmOptions, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("serve", "--port", "0"));
+        command.addAll(List.of(args));
+        ServerProcess server = start(jvmOptions, "dev.loanruntime.Main", command);
+        server.awaitPort(Duration.ofSeconds(60));
+        return server;
+    }
+
+    /** Starts {@code mainClass args} in a child JVM without waiting for anything. */
+    public static ServerProcess start(List<String> jvmOptions, String mainClass, List<String> args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(mainClass);
+        command.addAll(args);
+        return new ServerProcess(command);
+    }
+
+    private void readOutput() {
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                synchronized (output) {
+                    output.add(line);
+                }
+                Matcher m = ADDRESS.matcher(line);
+                if (m.find()) {
+                    port.complete(Integer.parseInt(m.group(2)));
+                }
+            }
+        } catch (IOException ignored) {
+            // the process is gone; its exit code tells the rest
+        } finally {
+            port.completeExceptionally(new IllegalStateException("server exited before listening:\n" + output()));
+        }
+    }
+
+    /** Waits until the start-up line names the port. */
+    public int awaitPort(Duration timeout) {
+        try {
+            return port.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("server did not start within " + timeout + ":\n" + output(), e);
+        }
+    }
+
+    public int port() {
+        return awaitPort(Duration.ofSeconds(60));
+    }
+
+    public String baseUri() {
+        return "http://127.0.0.1:" + port();
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    /** Everything the process printed so far (stdout and stderr). */
+    public String output() {
+        synchronized (output) {
+            return String.join("\n", output);
+        }
+    }
+
+    /** Waits for the process to exit and returns its exit code, or fails after {@code timeout}. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("process " + pid() + " still running after " + timeout + ":\n" + output());
+        }
+        return process.exitValue();
+    }
+
+    /** Kills the process and everything it started, by PID. */
+    @Override
+    public void close() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
