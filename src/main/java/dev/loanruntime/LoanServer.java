@@ -19,6 +19,7 @@ import io.helidon.webserver.observe.metrics.MetricsObserver;
 import dev.loanruntime.crypto.BouncyCastleScrypt;
 import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.Derivations;
+import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.loan.BooksService;
 import dev.loanruntime.loan.CatalogService;
@@ -45,12 +46,12 @@ public final class LoanServer implements AutoCloseable {
     private final RuntimeService runtime;
     private final List<Meter> gauges = new ArrayList<>();
 
-    private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers) {
+    private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         this.store = new LocalLoanStore();
         int maxRunning = options.maxDerivations() > 0
                 ? options.maxDerivations()
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
-        Derivations derivations = new Derivations(new BouncyCastleScrypt(), maxRunning, options.cryptoQueue());
+        Derivations derivations = new Derivations(hasher, maxRunning, options.cryptoQueue());
         this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue());
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
         this.runtime = new RuntimeService(options, carriers, pool);
@@ -81,8 +82,13 @@ public final class LoanServer implements AutoCloseable {
      * @throws IllegalStateException when the carrier setting did not take effect
      */
     public static LoanServer start(ServeOptions options, Config config) {
+        return start(options, config, new BouncyCastleScrypt());
+    }
+
+    /** Starts a server whose derivations use {@code hasher}. */
+    static LoanServer start(ServeOptions options, Config config, PasswordHasher hasher) {
         Carriers.Observation carriers = Carriers.verify(options.carriers());
-        LoanServer loanServer = new LoanServer(options, config, carriers);
+        LoanServer loanServer = new LoanServer(options, config, carriers, hasher);
         loanServer.server.start();
         return loanServer;
     }

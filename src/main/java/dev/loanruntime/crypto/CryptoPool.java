@@ -1,10 +1,10 @@
 package dev.loanruntime.crypto;
 
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class CryptoPool implements AutoCloseable {
     private final Derivations derivations;
     private final ThreadPoolExecutor executor;
+    private final Semaphore slots;
     private final int threads;
     private final int queue;
 
@@ -25,15 +26,18 @@ public final class CryptoPool implements AutoCloseable {
         this.threads = threads;
         this.queue = queue;
         AtomicInteger ids = new AtomicInteger();
+        // Admission is counted here, not by the executor's queue: a bounded queue (or a hand-off queue for 0) would
+        // also refuse a task in the instant between a worker finishing its task and taking the next one.
+        this.slots = new Semaphore(threads + queue);
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
-                // SynchronousQueue when 0: hand-off only, refuse when every thread is busy
-                queue == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(queue),
+                new LinkedBlockingQueue<>(),
                 task -> {
                     Thread t = new Thread(task, "crypto-" + ids.incrementAndGet());
                     t.setDaemon(true);
                     return t;
                 },
                 new ThreadPoolExecutor.AbortPolicy());
+        this.executor.prestartAllCoreThreads();
     }
 
     /**
@@ -43,11 +47,21 @@ public final class CryptoPool implements AutoCloseable {
      * @throws DerivationException when the derivation fails
      */
     public byte[] derive(byte[] password, byte[] salt, ScryptCost cost) {
+        if (!slots.tryAcquire()) {
+            throw new BusyException("crypto-queue");
+        }
         Future<byte[]> result;
         try {
-            result = executor.submit(() -> derivations.derive(password, salt, cost));
+            result = executor.submit(() -> {
+                try {
+                    return derivations.derive(password, salt, cost);
+                } finally {
+                    slots.release();    // before the caller sees the result, so it may submit again at once
+                }
+            });
         } catch (RejectedExecutionException e) {
-            throw new BusyException("crypto-queue");
+            slots.release();
+            throw new DerivationException("the crypto pool is shut down", e);
         }
         try {
             return result.get();

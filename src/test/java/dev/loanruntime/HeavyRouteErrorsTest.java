@@ -1,0 +1,98 @@
+package dev.loanruntime;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import io.helidon.config.Config;
+
+import org.junit.jupiter.api.Test;
+
+import dev.loanruntime.crypto.BlockingHasher;
+import dev.loanruntime.crypto.PasswordHasher;
+import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.testing.Http;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/** The heavy routes' errors, with hand-written hashers so the test controls when and how a derivation ends. */
+class HeavyRouteErrorsTest {
+    private static final String JSON = "application/json; charset=utf-8";
+
+    private static ServeOptions options(int cryptoThreads, int cryptoQueue, int maxDerivations) {
+        return new ServeOptions("127.0.0.1", 0, ThreadModel.VIRTUAL, 200,
+                ServeOptions.defaults().carriers(), cryptoThreads, cryptoQueue, maxDerivations);
+    }
+
+    @Test
+    void pooledRequestsBeyondTheQueueGet503BusyWithRetryAfterAtOnce() throws Exception {
+        BlockingHasher hasher = new BlockingHasher();
+        try (LoanServer server = LoanServer.start(options(1, 1, 4), Config.create(), hasher);
+                ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            Http http = new Http("http://127.0.0.1:" + server.port());
+            var running = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
+            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
+            var queued = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.report().cryptoQueued() == 1);
+
+            Http.Response refused = http.get("/member/verify-pooled");
+            assertEquals(503, refused.status());
+            assertEquals(JSON, refused.header("content-type"));
+            assertEquals("busy", refused.json().get("error").asText());
+            assertEquals("1", refused.header("retry-after"));
+            assertFalse(running.isDone(), "the refusal came while the pool was still full");
+
+            hasher.release();
+            assertEquals(200, running.get().status());
+            assertEquals(200, queued.get().status());
+        }
+    }
+
+    @Test
+    void blockingRequestsBeyondTheMemoryBoundGet503Busy() throws Exception {
+        BlockingHasher hasher = new BlockingHasher();
+        // one derivation may hold its memory, one more may wait (crypto-queue doubles as the wait bound)
+        try (LoanServer server = LoanServer.start(options(1, 1, 1), Config.create(), hasher);
+                ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            Http http = new Http("http://127.0.0.1:" + server.port());
+            var running = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"), clients);
+            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
+            var waiting = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"), clients);
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.report().derivationsRunning() == 1
+                    && http.get("/member/verify-blocking").status() == 503);
+            hasher.release();
+            assertEquals(200, running.get().status());
+            assertEquals(200, waiting.get().status());
+        }
+    }
+
+    @Test
+    void failedDerivationIs500WithoutDetails() {
+        PasswordHasher broken = new PasswordHasher() {
+            @Override
+            public byte[] derive(byte[] password, byte[] salt, ScryptCost cost) {
+                throw new IllegalStateException("secret internals");
+            }
+
+            @Override
+            public String name() {
+                return "broken";
+            }
+        };
+        try (LoanServer server = LoanServer.start(options(1, 1, 1), Config.create(), broken)) {
+            Http http = new Http("http://127.0.0.1:" + server.port());
+            for (String path : new String[] {"/member/verify-pooled", "/member/verify-blocking"}) {
+                Http.Response r = http.get(path);
+                assertEquals(500, r.status());
+                assertEquals(JSON, r.header("content-type"));
+                assertEquals("{\"error\":\"derivation\"}", r.body());
+            }
+            assertEquals(200, http.get("/books").status());
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.loanruntime.crypto;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.junit.jupiter.api.Test;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DerivationBoundsTest {
+    private static final ScryptCost CHEAP = new ScryptCost(16, 1, 1, 32);
+    private static final byte[] PW = {1};
+
+    @Test
+    void noMoreThanMaxRunningDeriveAtOnceAndExcessWaitersAreRefused() throws Exception {
+        BlockingHasher hasher = new BlockingHasher();
+        Derivations derivations = new Derivations(hasher, 2, 3);
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<CompletableFuture<byte[]>> admitted = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                admitted.add(CompletableFuture.supplyAsync(() -> derivations.derive(PW, PW, CHEAP), callers));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 2 && derivations.waiting() == 3);
+
+            BusyException busy = assertThrows(BusyException.class, () -> derivations.derive(PW, PW, CHEAP));
+            assertEquals("derivation-memory", busy.reason());
+
+            hasher.release();
+            for (CompletableFuture<byte[]> f : admitted) {
+                assertEquals(32, f.get().length);
+            }
+        }
+        assertEquals(2, hasher.maxRunning());
+        assertEquals(5, hasher.started());
+    }
+
+    @Test
+    void fullCryptoQueueRefusesAtOnce() throws Exception {
+        BlockingHasher hasher = new BlockingHasher();
+        try (CryptoPool pool = new CryptoPool(new Derivations(hasher, 8, 8), 1, 1);
+                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+            var first = CompletableFuture.supplyAsync(() -> pool.derive(PW, PW, CHEAP), callers);
+            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
+            var second = CompletableFuture.supplyAsync(() -> pool.derive(PW, PW, CHEAP), callers);
+            await().atMost(Duration.ofSeconds(10)).until(() -> pool.queued() == 1);
+
+            long start = System.nanoTime();
+            BusyException busy = assertThrows(BusyException.class, () -> pool.derive(PW, PW, CHEAP));
+            assertTrue(System.nanoTime() - start < Duration.ofSeconds(1).toNanos(), "refusal must not wait");
+            assertEquals("crypto-queue", busy.reason());
+
+            hasher.release();
+            assertEquals(32, first.get().length);
+            assertEquals(32, second.get().length);
+        }
+    }
+
+    @Test
+    void failingHasherSurfacesAsDerivationExceptionAndFreesItsPermit() {
+        PasswordHasher broken = new PasswordHasher() {
+            @Override
+            public byte[] derive(byte[] password, byte[] salt, ScryptCost cost) {
+                throw new IllegalStateException("broken");
+            }
+
+            @Override
+            public String name() {
+                return "broken";
+            }
+        };
+        Derivations derivations = new Derivations(broken, 1, 0);
+        try (CryptoPool pool = new CryptoPool(derivations, 1, 0)) {
+            for (int i = 0; i < 3; i++) {   // a leaked permit would turn the second call into BusyException
+                assertThrows(DerivationException.class, () -> pool.derive(PW, PW, CHEAP));
+            }
+        }
+        assertEquals(0, derivations.running());
+    }
+
+    @Test
+    void defaultBoundIsHalfTheHeapInDerivations() {
+        assertEquals(4, Derivations.defaultMaxRunning(512L << 20, ScryptCost.LESSON));
+        assertEquals(1, Derivations.defaultMaxRunning(64L << 20, ScryptCost.LESSON));
+    }
+}
