@@ -27,6 +27,7 @@ import dev.loanruntime.loan.ErrorResponses;
 import dev.loanruntime.loan.LoanService;
 import dev.loanruntime.loan.MemberService;
 import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.RuntimeService;
 import dev.loanruntime.runtime.ServeOptions;
@@ -54,9 +55,10 @@ public final class LoanServer implements AutoCloseable {
         Derivations derivations = new Derivations(hasher, maxRunning, options.cryptoQueue());
         this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue());
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
-        this.runtime = new RuntimeService(options, carriers, pool);
+        InFlight inFlight = new InFlight();
+        this.runtime = new RuntimeService(options, carriers, pool, inFlight);
 
-        HttpRouting.Builder routing = HttpRouting.builder();
+        HttpRouting.Builder routing = HttpRouting.builder().addFilter(inFlight);
         if (handlers != null) {
             routing.addFilter(handlers);
         }

@@ -31,7 +31,14 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit status (0 ok, 1 failure, 2 usage). */
     public static int run(String... args) {
+        return run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+    }
+
+    /** Runs the command line with picocli's own output (help, usage errors) going to {@code out} and {@code err}. */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main())
+                .setOut(out)
+                .setErr(err)
                 .setDefaultValueProvider(new SettingsDefaults())
                 .setParameterExceptionHandler(Main::usageError);
         return cli.execute(withDefaultSubcommand(cli, args));

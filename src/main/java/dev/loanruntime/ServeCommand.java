@@ -55,6 +55,7 @@ final class ServeCommand implements Callable<Integer> {
         stop.await();
         server.close();
         System.out.println("loan-runtime stopped pid=" + ProcessHandle.current().pid());
+        System.out.flush();
         return 0;
     }
 

@@ -15,11 +15,13 @@ public final class RuntimeService implements HttpService {
     private final ServeOptions options;
     private final Carriers.Observation carriers;
     private final CryptoPool pool;
+    private final InFlight inFlight;
 
-    public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool) {
+    public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, InFlight inFlight) {
         this.options = options;
         this.carriers = carriers;
         this.pool = pool;
+        this.inFlight = inFlight;
     }
 
     @Override
@@ -46,6 +48,7 @@ public final class RuntimeService implements HttpService {
                 derivations.running(),
                 derivations.maxRunning(),
                 derivations.hasherName(),
+                inFlight.current(),
                 Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / (1024 * 1024));
@@ -63,6 +66,7 @@ public final class RuntimeService implements HttpService {
                          int derivationsRunning,
                          int derivationLimit,
                          String hasher,
+                         int requestsInFlight,
                          String javaVersion,
                          int cores,
                          long maxHeapMiB) {

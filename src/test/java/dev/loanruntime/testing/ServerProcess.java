@@ -25,10 +25,11 @@ public final class ServerProcess implements AutoCloseable {
     private final Process process;
     private final List<String> output = new ArrayList<>();
     private final CompletableFuture<Integer> port = new CompletableFuture<>();
+    private final Thread reader;
 
     private ServerProcess(List<String> command) throws IOException {
         this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        Thread.ofPlatform().daemon().name("server-output-" + process.pid()).start(this::readOutput);
+        this.reader = Thread.ofPlatform().daemon().name("server-output-" + process.pid()).start(this::readOutput);
     }
 
     /** Starts {@code serve --port 0 <args>} with the given JVM options and waits until it listens. */
@@ -111,7 +112,16 @@ public final class ServerProcess implements AutoCloseable {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             throw new IllegalStateException("process " + pid() + " still running after " + timeout + ":\n" + output());
         }
+        reader.join(Duration.ofSeconds(5));    // so output() holds its last lines
         return process.exitValue();
+    }
+
+    /**
+     * Sends SIGTERM and keeps reading the output ({@code Process.destroy()} would close the pipes, losing the
+     * last lines).
+     */
+    public void sigterm() {
+        process.toHandle().destroy();
     }
 
     /** Kills the process and everything it started, by PID. */

@@ -1,0 +1,85 @@
+package dev.loanruntime;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CommandLineTest {
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "--threads|fast|expected one of virtual, platform but was 'fast'",
+            "--carriers|0|expected an integer from 1 to 256 but was '0'",
+            "--carriers|many|'many' is not an int",
+            "--port|70000|expected an integer from 0 to 65535 but was '70000'",
+            "--crypto-threads|0|expected an integer from 1 to 256 but was '0'",
+            "--crypto-queue|-1|expected an integer from 0 to 100000 but was '-1'",
+            "--platform-threads|0|expected an integer from 1 to 10000 but was '0'",
+            "--max-derivations|5000|expected an integer from 0 to 1024 but was '5000'"})
+    void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
+        for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
+            Result r = run(args);
+            assertEquals(2, r.code(), r.err());
+            String line = r.err().strip();
+            assertEquals(1, line.lines().count(), "one line expected, got:\n" + r.err());
+            assertTrue(line.contains(option), line);
+            assertTrue(line.contains(expected), line);
+        }
+    }
+
+    @Test
+    void unknownOptionExits2NamingIt() {
+        Result r = run("serve", "--carrier", "1");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--carrier"), r.err());
+    }
+
+    @Test
+    void helpListsEveryServeOptionAndExits0() {
+        Result r = run("serve", "--help");
+        assertEquals(0, r.code());
+        for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
+                "--crypto-threads", "--crypto-queue", "--max-derivations", "LOAN_"}) {
+            assertTrue(r.out().contains(option), option + " missing from help:\n" + r.out());
+        }
+    }
+
+    @Test
+    void topLevelHelpNamesServe() {
+        Result r = run("--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("serve"), r.out());
+    }
+
+    @Test
+    void environmentOverridesTheDefaultAndTheCommandLineOverridesBoth() {
+        var env = java.util.Map.of("LOAN_CRYPTO_THREADS", "7", "LOAN_THREADS", "platform");
+        var settings = new SettingsDefaults(env, io.helidon.config.Config.create());
+        ServeArgs args = new ServeArgs();
+        picocli.CommandLine cli = new picocli.CommandLine(new Object() {
+            @picocli.CommandLine.Mixin
+            ServeArgs mixin = args;
+        }).setDefaultValueProvider(settings);
+        cli.parseArgs("--threads", "virtual");
+        var options = args.toOptions(cli);
+        assertEquals(7, options.cryptoThreads());
+        assertEquals("virtual", options.threads().label());
+        assertEquals(64, options.cryptoQueue());  // from application.yaml
+    }
+}

@@ -1,0 +1,69 @@
+package dev.loanruntime.runtime;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.ServerProcess;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Each derivation holds 64 MiB. 500 concurrent heavy requests against a 512 MiB heap must not end in an
+ * {@code OutOfMemoryError}: the excess is refused with 503, and the server keeps answering.
+ */
+class MemoryBoundTest {
+    private static final int REQUESTS = 500;
+
+    @ParameterizedTest
+    @EnumSource(ThreadModel.class)
+    void fiveHundredConcurrentHeavyRequestsOnA512MiBHeapAreBoundedNotFatal(ThreadModel model) throws Exception {
+        // a short crypto queue keeps the run short; the memory bound is the heap-derived default (4 at 512 MiB)
+        try (ServerProcess server = ServerProcess.serve(List.of("-Xmx512m"),
+                "--threads", model.label(), "--crypto-threads", "2", "--crypto-queue", "1");
+                ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(30)).executor(clients).build();
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            for (int i = 0; i < REQUESTS; i++) {
+                String path = i % 2 == 0 ? "/member/verify-blocking" : "/member/verify-pooled";
+                HttpRequest request = HttpRequest.newBuilder(URI.create(server.baseUri() + path))
+                        .timeout(Duration.ofMinutes(3)).build();
+                responses.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+            }
+            Map<Integer, Integer> byStatus = new TreeMap<>();
+            for (var response : responses) {
+                HttpResponse<String> r = response.get();
+                byStatus.merge(r.statusCode(), 1, Integer::sum);
+                if (r.statusCode() == 503) {
+                    assertTrue(r.headers().firstValue("retry-after").isPresent(), "503 without Retry-After");
+                }
+            }
+            assertTrue(server.process().isAlive(), "server died:\n" + server.output());
+            assertFalse(server.output().contains("OutOfMemoryError"), server.output());
+            assertEquals(REQUESTS, byStatus.values().stream().mapToInt(Integer::intValue).sum());
+            assertEquals(Map.of(200, byStatus.getOrDefault(200, 0), 503, byStatus.getOrDefault(503, 0)), byStatus,
+                    "only 200 and 503 expected: " + byStatus);
+            assertTrue(byStatus.getOrDefault(503, 0) > 0, "the excess must be refused: " + byStatus);
+            assertTrue(byStatus.getOrDefault(200, 0) > 0, "some derivations must complete: " + byStatus);
+            assertEquals(200, new Http(server.baseUri()).get("/books").status());
+            assertEquals(0, new Http(server.baseUri()).get("/runtime").json().get("derivationsRunning").asInt());
+            System.out.println(model.label() + " -Xmx512m, " + REQUESTS + " heavy requests: " + byStatus);
+        }
+    }
+}
