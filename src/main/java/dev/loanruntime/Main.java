@@ -23,10 +23,8 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        int code = run(args);
-        if (code != 0) {
-            System.exit(code);
-        }
+        // Always exit explicitly: under mvn exec:java, Maven would otherwise wait on Helidon's daemon timer threads.
+        System.exit(run(args));
     }
 
     /** Runs the command line and returns the exit status (0 ok, 1 failure, 2 usage). */
