@@ -48,6 +48,7 @@ abstract class RouteContract {
         assertEquals(JSON, r.header("content-type"));
         assertEquals("{\"books\":[{\"isbn\":\"978-0262033848\",\"title\":\"Introduction to Algorithms\",\"shelf\":\"R-12\"}]}",
                 r.body());
+        assertEquals(String.valueOf(r.body().length()), r.header("content-length"), "sized, not chunked");
     }
 
     @Test

@@ -9,9 +9,6 @@ import io.helidon.http.Status;
 import io.helidon.webserver.http.DirectHandlers;
 import io.helidon.webserver.http.HttpRouting;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import dev.loanruntime.crypto.BusyException;
 import dev.loanruntime.crypto.DerivationException;
 
@@ -22,7 +19,6 @@ import dev.loanruntime.crypto.DerivationException;
  */
 public final class ErrorResponses {
     private static final System.Logger LOGGER = System.getLogger(ErrorResponses.class.getName());
-    private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Seconds a refused heavy request is asked to wait: about one derivation. */
     static final String RETRY_AFTER_SECONDS = "1";
 
@@ -66,15 +62,7 @@ public final class ErrorResponses {
         return DirectHandler.TransportResponse.builder()
                 .status(status)
                 .headers(headers)
-                .entity(body(code))
+                .entity(Json.bytes(Json.Error.of(code)))
                 .build();
-    }
-
-    private static byte[] body(String code) {
-        try {
-            return MAPPER.writeValueAsBytes(Json.Error.of(code));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -1,15 +1,21 @@
 package dev.loanruntime.loan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 
-/** Sends JSON bodies (serialized by Helidon's Jackson media support) with an explicit UTF-8 content type. */
+/**
+ * Sends JSON bodies, serialized by Jackson to bytes first: the response then carries a {@code Content-Length}
+ * instead of being chunked, and the content type names UTF-8 explicitly.
+ */
 public final class Json {
     /** The content type of every body this service sends. */
     public static final String CONTENT_TYPE = "application/json; charset=utf-8";
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Json() {
     }
@@ -23,7 +29,16 @@ public final class Json {
     public static void send(ServerResponse res, Status status, Object body) {
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, CONTENT_TYPE);
-        res.send(body);
+        res.send(bytes(body));
+    }
+
+    /** The JSON bytes of {@code body}; the bodies here are records and strings, which always serialize. */
+    public static byte[] bytes(Object body) {
+        try {
+            return MAPPER.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not serializable as JSON: " + body.getClass().getName(), e);
+        }
     }
 
     /** An error body: {@code {"error": code}}, plus a human-readable message when there is one. */
