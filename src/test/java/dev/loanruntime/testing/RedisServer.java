@@ -82,6 +82,23 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
+    /** Freezes the server (SIGSTOP): connections stay open but nothing answers, like a hung or unreachable host. */
+    public void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a frozen server run again (SIGCONT). */
+    public void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + pid() + " failed");
+        }
+    }
+
     /** Starts the server again on the same port and with the same files. */
     public void restart() throws IOException {
         stop();

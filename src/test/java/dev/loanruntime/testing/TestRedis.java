@@ -60,6 +60,25 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
         return context.getStore(NAMESPACE).get(Database.class, Database.class);
     }
 
+    /**
+     * Skips the calling test (with a message) when {@code redis-server} is not on the PATH; fails it instead when
+     * {@code CI=true}, where the Redis tests must run.
+     */
+    public static void assumeRedisServerInstalled() {
+        assumeRedisServerInstalled("");
+    }
+
+    private static void assumeRedisServerInstalled(String context) {
+        if (RedisServer.binary().isPresent()) {
+            return;
+        }
+        String why = "no Redis for the tests: " + context + "redis-server is not on the PATH";
+        if ("true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException(why + " (CI=true: Redis tests must run)");
+        }
+        Assumptions.abort("SKIPPED: " + why + " (install redis-server or set LOAN_TEST_REDIS)");
+    }
+
     private static StoreUri.Redis server(ExtensionContext context) throws IOException {
         String configured = System.getenv("LOAN_TEST_REDIS");
         if (configured != null && !configured.isBlank()) {
@@ -69,13 +88,7 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
             }
             return uri;
         }
-        if (RedisServer.binary().isEmpty()) {
-            String why = "no Redis for the tests: LOAN_TEST_REDIS is not set and redis-server is not on the PATH";
-            if ("true".equals(System.getenv("CI"))) {
-                throw new IllegalStateException(why + " (CI=true: Redis tests must run)");
-            }
-            Assumptions.abort("SKIPPED: " + why + " (install redis-server or set LOAN_TEST_REDIS)");
-        }
+        assumeRedisServerInstalled("LOAN_TEST_REDIS is not set and ");
         OwnedServer owned = context.getRoot().getStore(NAMESPACE)
                 .getOrComputeIfAbsent(OwnedServer.class, key -> OwnedServer.start(), OwnedServer.class);
         return owned.server.uri(0);
