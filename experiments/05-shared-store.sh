@@ -83,7 +83,7 @@ statuses() {
   local label="$1"
   : >"$OUT/$label-status.txt"
   for _ in $(seq 60); do
-    curl -s -H 'Connection: close' "http://127.0.0.1:$PORT/status" \
+    curl -s -H 'Connection: close' -w '\n' "http://127.0.0.1:$PORT/status" \
       | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' >>"$OUT/$label-status.txt"
     [ "$(cut -d' ' -f1 "$OUT/$label-status.txt" | sort -u | wc -l)" -ge "$WORKERS" ] && break
   done
@@ -175,7 +175,7 @@ grep -q redis "$OUT/summary.tsv" || echo "SKIP redis: redis-server is not instal
 awk -F'\t' -v loans="$LOANS" -v checks="$CHECKS" -v workers="$WORKERS" '
   BEGIN { printf "{\"loans\":%d,\"sessionChecks\":%d,\"workers\":%d,\"stores\":[", loans, checks, workers }
   { printf "%s{\"store\":\"%s\",\"uri\":\"%s\",\"answered\":%d,\"distinctCounts\":%d,\"statusPerWorker\":[%s],\"session200\":%d,\"session401\":%d}",
-      NR > 1 ? "," : "", $1, $2, $3, $4, $5, $6, $7 }
+      (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6, $7 }
   END { print "]}" }' "$OUT/summary.tsv" >"$OUT/results.json"
 # Left: each worker's /status after LOANS loans (the dashed line is LOANS). Right: session checks, 200 vs 401.
 awk -F'\t' -v loans="$LOANS" -v checks="$CHECKS" '

@@ -62,18 +62,6 @@ public record ServeOptions(String host,
                 StoreUri.parse("local"), ScryptCost.LESSON, Duration.ofMinutes(30));
     }
 
-    /** The same options with another store. */
-    public ServeOptions withStore(StoreUri other) {
-        return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
-                maxDerivations, other, memberCost, sessionTtl);
-    }
-
-    /** The same options with another member cost. */
-    public ServeOptions withMemberCost(ScryptCost other) {
-        return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
-                maxDerivations, store, other, sessionTtl);
-    }
-
     /** The defaults: the lesson's single machine, virtual threads, one carrier per core. */
     public static ServeOptions defaults() {
         return new ServeOptions("127.0.0.1", 8430, ThreadModel.VIRTUAL, 200,

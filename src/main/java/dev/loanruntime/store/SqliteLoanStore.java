@@ -23,6 +23,7 @@ import org.sqlite.SQLiteConfig;
 final class SqliteLoanStore implements LoanStore {
     /** How long a writer waits for another process's lock before the request is refused. */
     static final Duration BUSY_TIMEOUT = Duration.ofSeconds(2);
+    private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(60);
     private static final String[] SCHEMA = {
             "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
             "INSERT OR IGNORE INTO counters (name, value) VALUES ('loans', 0)",
@@ -43,7 +44,8 @@ final class SqliteLoanStore implements LoanStore {
         SqliteThreads threads = new SqliteThreads("sqlite:" + path, () -> connect(absolute), BUSY_TIMEOUT);
         SqliteLoanStore store = new SqliteLoanStore(path, threads);
         try {
-            threads.run(SqliteLoanStore::createSchema);
+            // Start-up only: loading the native library and several processes creating one file may take a while.
+            threads.run(SqliteLoanStore::createSchema, OPEN_TIMEOUT);
         } catch (RuntimeException e) {
             threads.close();
             throw e;

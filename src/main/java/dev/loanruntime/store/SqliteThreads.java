@@ -56,15 +56,20 @@ final class SqliteThreads implements AutoCloseable {
 
     /** Runs {@code work} on a store thread and waits for it; may block up to the busy timeout plus one second. */
     <T> T run(Work<T> work) {
+        return run(work, wait);
+    }
+
+    /** Runs {@code work} on a store thread and waits for it at most {@code timeout}. */
+    <T> T run(Work<T> work, Duration timeout) {
         Future<T> result = executor.submit(() -> work.run(ownConnection()));
         try {
-            return result.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             LOGGER.log(System.Logger.Level.WARNING, () -> store + ": " + e.getCause().getMessage());
             throw new StoreUnavailableException(store, e.getCause());
         } catch (TimeoutException e) {
             result.cancel(false);
-            throw new StoreUnavailableException(store, e);
+            throw new StoreUnavailableException(store, new TimeoutException("no answer within " + timeout.toMillis() + " ms"));
         } catch (InterruptedException e) {
             result.cancel(false);
             Thread.currentThread().interrupt();

@@ -4,6 +4,7 @@ package dev.loanruntime.store;
 public final class StoreUnavailableException extends RuntimeException {
 
     public StoreUnavailableException(String store, Throwable cause) {
-        super("store " + store + " is unavailable: " + (cause == null ? "no answer" : cause.getMessage()), cause);
+        super("store " + store + " is unavailable: " + (cause == null ? "no answer"
+                : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()), cause);
     }
 }

@@ -60,8 +60,18 @@ abstract class StateAcrossProcessesContract {
                 started.add(starting.submit(() -> ServerProcess.serve(List.of("-Xmx256m"),
                         "--store", store(), "--member-cost", CHEAP_MEMBER_COST)));
             }
+            Exception failure = null;
             for (Future<ServerProcess> server : started) {
-                servers.add(server.get());
+                try {
+                    servers.add(server.get());
+                } catch (Exception e) {
+                    failure = e;
+                }
+            }
+            if (failure != null) {
+                // All or none: the next test must not run on fewer processes.
+                stopProcesses();
+                throw failure;
             }
         }
     }
@@ -93,14 +103,17 @@ abstract class StateAcrossProcessesContract {
             Set<Long> all = new TreeSet<>();
             perProcess.forEach(all::addAll);
             // 6,000 increments handed out 6,000 distinct counts 1..6,000: none lost, none counted twice.
-            assertThat(all.equals(range(PROCESSES * PER_PROCESS)), is(true));
+            assertThat("distinct counts " + all.size() + ", from " + first(all) + " to " + last(all),
+                    all.equals(range(PROCESSES * PER_PROCESS)), is(true));
             for (ServerProcess server : servers) {
                 assertThat(http.get(server.baseUri() + "/status").number("loanCounter"), is((long) PROCESSES * PER_PROCESS));
             }
         } else {
             // Each process counted only its own requests: the lesson's diverging counters.
             for (int i = 0; i < PROCESSES; i++) {
-                assertThat(perProcess.get(i).equals(range(PER_PROCESS)), is(true));
+                Set<Long> own = perProcess.get(i);
+                assertThat("distinct counts " + own.size() + ", from " + first(own) + " to " + last(own),
+                        own.equals(range(PER_PROCESS)), is(true));
                 assertThat(http.get(servers.get(i).baseUri() + "/status").number("loanCounter"), is((long) PER_PROCESS));
             }
         }
@@ -158,6 +171,14 @@ abstract class StateAcrossProcessesContract {
             counts.add(answer.get());
         }
         return counts;
+    }
+
+    private static Long first(Set<Long> counts) {
+        return counts.isEmpty() ? null : ((TreeSet<Long>) counts).first();
+    }
+
+    private static Long last(Set<Long> counts) {
+        return counts.isEmpty() ? null : ((TreeSet<Long>) counts).last();
     }
 
     private static Set<Long> range(int n) {
