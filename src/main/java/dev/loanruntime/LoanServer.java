@@ -26,14 +26,15 @@ import dev.loanruntime.loan.CatalogService;
 import dev.loanruntime.loan.ErrorResponses;
 import dev.loanruntime.loan.LoanService;
 import dev.loanruntime.loan.MemberService;
+import dev.loanruntime.loan.SessionService;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.RuntimeService;
 import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
-import dev.loanruntime.store.LocalLoanStore;
 import dev.loanruntime.store.LoanStore;
+import dev.loanruntime.store.StoreUnavailableException;
 
 /**
  * One running loan service: its execution model, its routes and its WebServer. The execution model is decided
@@ -48,7 +49,7 @@ public final class LoanServer implements AutoCloseable {
     private final List<Meter> gauges = new ArrayList<>();
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
-        this.store = new LocalLoanStore();
+        this.store = options.store().open();
         int maxRunning = options.maxDerivations() > 0
                 ? options.maxDerivations()
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
@@ -63,6 +64,7 @@ public final class LoanServer implements AutoCloseable {
             routing.addFilter(handlers);
         }
         routing.register(new BooksService(), new LoanService(store), new MemberService(pool),
+                new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
                 new CatalogService(), runtime);
         ErrorResponses.register(routing);
 
@@ -125,14 +127,34 @@ public final class LoanServer implements AutoCloseable {
                                   .detail("running", pool.derivations().running())
                                   .build(),
                           HealthCheckType.READINESS, "crypto-pool")
+                .addCheck(this::storeHealth, HealthCheckType.READINESS, "store")
                 .build();
         return ObserveFeature.just(health, MetricsObserver.create());
+    }
+
+    /** Down while the shared store does not answer; the routes that do not need it keep working meanwhile. */
+    private HealthCheckResponse storeHealth() {
+        HealthCheckResponse.Builder health = HealthCheckResponse.builder().detail("store", store.describe());
+        try {
+            store.ping();
+            return health.status(true).build();
+        } catch (StoreUnavailableException e) {
+            return health.status(false).detail("error", "store_unavailable").build();
+        }
     }
 
     private void registerGauges() {
         gauge("loan.crypto.running", () -> pool.derivations().running());
         gauge("loan.crypto.queued", pool::queued);
-        gauge("loan.counter", store::loans);
+        gauge("loan.counter", this::loansOrNaN);
+    }
+
+    private double loansOrNaN() {
+        try {
+            return store.loans();
+        } catch (StoreUnavailableException e) {
+            return Double.NaN;
+        }
     }
 
     private void gauge(String name, Supplier<? extends Number> value) {

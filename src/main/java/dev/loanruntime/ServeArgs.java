@@ -3,8 +3,13 @@ package dev.loanruntime;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
+import java.time.Duration;
+import java.util.function.Function;
+
+import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.store.StoreUri;
 
 /** The options of one server process, shared by {@code serve} and by the commands that start servers. */
 final class ServeArgs {
@@ -44,12 +49,28 @@ final class ServeArgs {
                     + "the heap: half of -Xmx / 64 MiB (default: ${DEFAULT-VALUE}).")
     int maxDerivations;
 
+    @Option(names = "--store", defaultValue = "local", paramLabel = "URI", converter = StoreUriConverter.class,
+            description = "Where the loan counter and the sessions live: local (this process's memory), "
+                    + "sqlite:PATH (a file shared by the processes of this machine) or redis://HOST:PORT[/DB] "
+                    + "(a server shared by processes on many machines) (default: ${DEFAULT-VALUE}).")
+    StoreUri store;
+
+    @Option(names = "--member-cost", defaultValue = "65536,8,8", paramLabel = "N,r,p",
+            converter = ScryptCostConverter.class,
+            description = "scrypt cost of the members' password hashes; lower it for tests "
+                    + "(default: ${DEFAULT-VALUE}, the lesson's).")
+    ScryptCost memberCost;
+
+    @Option(names = "--session-ttl", defaultValue = "1800", paramLabel = "SECONDS",
+            description = "How long a member's session lives (default: ${DEFAULT-VALUE}).")
+    long sessionTtlSeconds;
+
     /** Validated options; the error names the option and what it accepts. */
     ServeOptions toOptions(CommandLine commandLine) {
         try {
             return new ServeOptions(host, port, threads, platformThreads,
                     carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,
-                    cryptoThreads, cryptoQueue, maxDerivations);
+                    cryptoThreads, cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         }
@@ -58,11 +79,30 @@ final class ServeArgs {
     static final class ThreadModelConverter implements CommandLine.ITypeConverter<ThreadModel> {
         @Override
         public ThreadModel convert(String value) {
-            try {
-                return ThreadModel.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+            return parsed(ThreadModel::parse, value);
+        }
+    }
+
+    static final class StoreUriConverter implements CommandLine.ITypeConverter<StoreUri> {
+        @Override
+        public StoreUri convert(String value) {
+            return parsed(StoreUri::parse, value);
+        }
+    }
+
+    static final class ScryptCostConverter implements CommandLine.ITypeConverter<ScryptCost> {
+        @Override
+        public ScryptCost convert(String value) {
+            return parsed(ScryptCost::parse, value);
+        }
+    }
+
+    /** Runs a value type's {@code parse}; its message (naming the bad value) becomes picocli's usage error. */
+    private static <T> T parsed(Function<String, T> parse, String value) {
+        try {
+            return parse.apply(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
         }
     }
 }

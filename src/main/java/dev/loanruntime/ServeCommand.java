@@ -14,6 +14,7 @@ import sun.misc.Signal;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.RuntimeService;
 import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.store.StoreUnavailableException;
 
 /** {@code serve}: runs the loan service until SIGTERM or SIGINT, then stops gracefully and exits 0. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
@@ -37,7 +38,7 @@ final class ServeCommand implements Callable<Integer> {
         LoanServer server;
         try {
             server = LoanServer.start(options, config);
-        } catch (IllegalStateException e) {
+        } catch (IllegalStateException | StoreUnavailableException e) {
             System.err.println("loan-runtime: " + e.getMessage());
             return 1;
         }
@@ -64,6 +65,7 @@ final class ServeCommand implements Callable<Integer> {
         return "loan-runtime serving pid=%d address=http://%s:%d threads=%s carriers=%d crypto-threads=%d "
                 .formatted(r.pid(), options.host(), server.port(), r.threadModel(), r.carriers(), r.cryptoThreads())
                 + "crypto-queue=%d max-derivations=%d%s java=%s".formatted(r.cryptoQueue(), r.derivationLimit(),
-                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion());
+                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
+                + " store=" + options.store();
     }
 }

@@ -22,6 +22,28 @@ public record ScryptCost(int n, int r, int p, int keyLength) {
         }
     }
 
+    /**
+     * Parses {@code N,r,p} (key length 32), e.g. {@code 65536,8,8}; the error names the bad value.
+     */
+    public static ScryptCost parse(String value) {
+        String[] parts = value == null ? new String[0] : value.trim().split("\\s*,\\s*");
+        try {
+            if (parts.length != 3) {
+                throw new IllegalArgumentException("three numbers");
+            }
+            return new ScryptCost(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
+                    LESSON.keyLength());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("expected N,r,p with N a power of two > 1 and r, p >= 1 (the lesson's: "
+                    + LESSON.label() + ") but was '" + value + "'");
+        }
+    }
+
+    /** {@code N,r,p}, the form {@link #parse} reads. */
+    public String label() {
+        return n + "," + r + "," + p;
+    }
+
     /** The memory one derivation holds while it runs (its V array: 128 * r * N bytes). */
     public long memoryBytes() {
         return 128L * r * n;

@@ -11,6 +11,7 @@ import io.helidon.webserver.http.HttpRouting;
 
 import dev.loanruntime.crypto.BusyException;
 import dev.loanruntime.crypto.DerivationException;
+import dev.loanruntime.store.StoreUnavailableException;
 
 /**
  * Every error a client can get, as a JSON body: route errors through the routing's error handlers, and the errors
@@ -32,6 +33,12 @@ public final class ErrorResponses {
                 .error(BusyException.class, (req, res, e) -> {
                     res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
                     Json.send(res, Status.SERVICE_UNAVAILABLE_503, new Json.Error("busy", e.reason()));
+                })
+                .error(StoreUnavailableException.class, (req, res, e) -> {
+                    // Not an error of this process: one line at DEBUG, the health check reports the store down.
+                    LOGGER.log(System.Logger.Level.DEBUG, e::getMessage);
+                    res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+                    Json.send(res, Status.SERVICE_UNAVAILABLE_503, Json.Error.of("store_unavailable"));
                 })
                 .error(DerivationException.class, (req, res, e) -> {
                     LOGGER.log(System.Logger.Level.ERROR, "derivation failed", e);

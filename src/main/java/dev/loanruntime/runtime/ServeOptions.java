@@ -1,5 +1,10 @@
 package dev.loanruntime.runtime;
 
+import java.time.Duration;
+
+import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.store.StoreUri;
+
 /**
  * Everything that decides how one server process runs. Validated on construction: the error names the option,
  * the bad value and what is allowed.
@@ -12,6 +17,9 @@ package dev.loanruntime.runtime;
  * @param cryptoThreads   platform threads that run pooled derivations
  * @param cryptoQueue     pooled derivations that may wait for a crypto thread before requests are refused
  * @param maxDerivations  derivations that may hold their memory at once (0: derived from the heap)
+ * @param store           where the loan counter and the sessions live
+ * @param memberCost      scrypt cost of the members' password hashes
+ * @param sessionTtl      how long a member's session lives
  */
 public record ServeOptions(String host,
                            int port,
@@ -20,7 +28,12 @@ public record ServeOptions(String host,
                            int carriers,
                            int cryptoThreads,
                            int cryptoQueue,
-                           int maxDerivations) {
+                           int maxDerivations,
+                           StoreUri store,
+                           ScryptCost memberCost,
+                           Duration sessionTtl) {
+    /** The longest session: one day. */
+    public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
 
     public ServeOptions {
         if (host == null || host.isBlank()) {
@@ -32,6 +45,21 @@ public record ServeOptions(String host,
         check("--crypto-threads", cryptoThreads, 1, 256);
         check("--crypto-queue", cryptoQueue, 0, 100_000);
         check("--max-derivations", maxDerivations, 0, 1024);
+        if (store == null || memberCost == null) {
+            throw new IllegalArgumentException("store and member cost are required");
+        }
+        if (memberCost.memoryBytes() > ScryptCost.LESSON.memoryBytes() || memberCost.p() > 64) {
+            throw new IllegalArgumentException("Invalid value for option '--member-cost': expected at most the "
+                    + "lesson's memory (128 * r * N <= 64 MiB) and p <= 64 but was '" + memberCost.label() + "'");
+        }
+        check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1, MAX_SESSION_TTL.toSeconds());
+    }
+
+    /** Options with process-local state, the lesson's member cost and half-hour sessions. */
+    public ServeOptions(String host, int port, ThreadModel threads, int platformThreads, int carriers,
+                        int cryptoThreads, int cryptoQueue, int maxDerivations) {
+        this(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue, maxDerivations,
+                StoreUri.parse("local"), ScryptCost.LESSON, Duration.ofMinutes(30));
     }
 
     /** The defaults: the lesson's single machine, virtual threads, one carrier per core. */
@@ -40,7 +68,7 @@ public record ServeOptions(String host,
                 Runtime.getRuntime().availableProcessors(), 4, 64, 0);
     }
 
-    private static void check(String option, int value, int min, int max) {
+    private static void check(String option, long value, long min, long max) {
         if (value < min || value > max) {
             throw new IllegalArgumentException("Invalid value for option '" + option + "': expected an integer from "
                     + min + " to " + max + " but was '" + value + "'");

@@ -1,18 +1,38 @@
 package dev.loanruntime.store;
 
+import java.time.Duration;
+import java.util.Optional;
+
 /**
- * Where the loan counter lives. May block the calling thread (a shared store does I/O); safe to call from any
- * number of threads at once.
+ * Where the state that must survive between requests lives: the loan counter and the members' sessions. Every
+ * method may block the calling thread (a shared store does I/O) and is safe to call from any number of threads and
+ * processes at once. A shared store that cannot be reached throws {@link StoreUnavailableException}, promptly (its
+ * timeouts are about half a second), and works again by itself once the store is back.
+ *
+ * <p>Sessions are keyed by an opaque key chosen by the caller (the session service passes a digest of the token,
+ * so that the store never holds a usable token).
  */
 public interface LoanStore extends AutoCloseable {
 
-    /** Adds one loan and returns the count after it. */
+    /** Adds one loan, atomically, and returns the count after it: no increment is lost or counted twice. */
     long incrementLoans();
 
     /** The current count. */
     long loans();
 
-    /** A short description for reports, e.g. {@code local}. */
+    /** Records a session for {@code member} that expires after {@code ttl}. */
+    void putSession(String key, String member, Duration ttl);
+
+    /** The member of a live session, or empty when the key is unknown or expired. */
+    Optional<String> sessionMember(String key);
+
+    /** Ends a session; unknown keys are ignored. */
+    void removeSession(String key);
+
+    /** Checks that the store answers; throws {@link StoreUnavailableException} when it does not. */
+    void ping();
+
+    /** A short description for reports, e.g. {@code local} or {@code sqlite:loans.db}. */
     String describe();
 
     @Override

@@ -37,7 +37,12 @@ public final class ServerProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of("serve", "--port", "0"));
         command.addAll(List.of(args));
         ServerProcess server = start(jvmOptions, "dev.loanruntime.Main", command);
-        server.awaitPort(Duration.ofSeconds(60));
+        try {
+            server.awaitPort(Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            server.close();
+            throw e;
+        }
         return server;
     }
 

@@ -1,0 +1,10 @@
+package dev.loanruntime.store;
+
+/** The shared store did not answer (stopped, unreachable, timed out, or locked for too long). */
+public final class StoreUnavailableException extends RuntimeException {
+
+    public StoreUnavailableException(String store, Throwable cause) {
+        super("store " + store + " is unavailable: " + (cause == null ? "no answer"
+                : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()), cause);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.loanruntime;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+
+/** Misused store and member options end with status 2 and one line naming the option, the value and the forms. */
+class StoreOptionsTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "--store        | mysql://db:3306      | local, sqlite:PATH or redis://HOST:PORT[/DB]",
+            "--store        | redis://cache:port   | local, sqlite:PATH or redis://HOST:PORT[/DB]",
+            "--store        | sqlite:              | local, sqlite:PATH or redis://HOST:PORT[/DB]",
+            "--member-cost  | 1000,8,1             | N,r,p",
+            "--member-cost  | 1048576,8,1          | 64 MiB",
+            "--session-ttl  | 0                    | 1 to 86400"})
+    void badValueExitsWithStatusTwoAndOneLine(String option, String value, String allowed) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream original = System.err;
+        int status;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            status = Main.run("serve", "--port", "0", option, value);
+        } finally {
+            System.setErr(original);
+        }
+        String printed = err.toString(StandardCharsets.UTF_8).strip();
+        assertThat(status, is(2));
+        assertThat(printed.lines().count(), is(1L));
+        assertThat(printed, allOf(containsString(option), containsString("'" + value + "'"), containsString(allowed)));
+    }
+}

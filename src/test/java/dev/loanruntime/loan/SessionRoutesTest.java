@@ -1,0 +1,176 @@
+package dev.loanruntime.loan;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import io.helidon.config.Config;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.loanruntime.LoanServer;
+import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.store.StoreUri;
+import dev.loanruntime.testing.Http;
+
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
+
+/** The member routes on one in-process server with a local store. */
+class SessionRoutesTest {
+    private static LoanServer server;
+    private static Http http;
+    private static String base;
+
+    @BeforeAll
+    static void start() {
+        server = LoanServer.start(options(ScryptCost.parse("1024,8,1"), Duration.ofSeconds(1)), Config.create());
+        base = "http://127.0.0.1:" + server.port();
+        http = new Http();
+    }
+
+    @AfterAll
+    static void stop() {
+        http.close();
+        server.close();
+    }
+
+    static ServeOptions options(ScryptCost memberCost, Duration ttl) {
+        return new ServeOptions("127.0.0.1", 0, ThreadModel.VIRTUAL, 200, Runtime.getRuntime().availableProcessors(),
+                4, 64, 0, StoreUri.parse("local"), memberCost, ttl);
+    }
+
+    @Test
+    void loginReturnsAUrlSafeTokenOfAtLeast128RandomBits() {
+        Http.Response first = login("ada", "password");
+        Http.Response second = login("ada", "password");
+        assertThat(first.status(), is(200));
+        assertThat(first.text("token").matches("[A-Za-z0-9_-]{43,}"), is(true));
+        assertThat(second.text("token"), not(is(first.text("token"))));
+    }
+
+    @Test
+    void sessionNamesTheMemberAndTheProcess() {
+        String bearer = "Bearer " + login("ben", "library-card").text("token");
+        Http.Response session = http.get(base + "/member/session", "Authorization", bearer);
+        assertThat(session.status(), is(200));
+        assertThat(session.text("member"), is("ben"));
+        assertThat(session.number("pid"), is(ProcessHandle.current().pid()));
+    }
+
+    @Test
+    void logoutEndsTheSession() {
+        String bearer = "Bearer " + login("cleo", "overdue-books").text("token");
+        assertThat(http.post(base + "/member/logout", "", "Authorization", bearer).status(), is(204));
+        Http.Response after = http.get(base + "/member/session", "Authorization", bearer);
+        assertThat(after.status(), is(401));
+        assertThat(after.text("error"), is("unknown_session"));
+    }
+
+    @Test
+    void sessionEndsAfterItsTimeToLive() {
+        String bearer = "Bearer " + login("ada", "password").text("token");
+        assertThat(http.get(base + "/member/session", "Authorization", bearer).status(), is(200));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> http.get(base + "/member/session", "Authorization", bearer).status() == 401);
+    }
+
+    @Test
+    void wrongPasswordAndUnknownMemberGetTheSameAnswer() {
+        Http.Response wrongPassword = login("ada", "Password");
+        Http.Response unknownMember = login("zoe", "password");
+        assertThat(wrongPassword.status(), is(401));
+        assertThat(unknownMember.status(), is(401));
+        assertThat(wrongPassword.json(), is(unknownMember.json()));
+        assertThat(wrongPassword.text("error"), is("invalid_credentials"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "''                          | ",
+            "Bearer                      | ",
+            "Basic YWRhOnBhc3N3b3Jk      | ",
+            "Bearer not-a-token-we-made  | "})
+    void sessionWithoutAKnownTokenIsUnknown(String authorization) {
+        Http.Response session = authorization.isEmpty()
+                ? http.get(base + "/member/session")
+                : http.get(base + "/member/session", "Authorization", authorization);
+        assertThat(session.status(), is(401));
+        assertThat(session.text("error"), is("unknown_session"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "{                               | bad_json      | JSON",
+            "[\"ada\", \"password\"]         | bad_json      | member",
+            "{\"password\": \"password\"}    | missing_field | 'member'",
+            "{\"member\": \"ada\"}           | missing_field | 'password'",
+            "{\"member\": 7, \"password\": \"p\"} | bad_field | 'member'",
+            "{\"member\": \"ada\", \"password\": \"\"} | bad_field | 'password'"})
+    void malformedLoginIs400NamingTheProblem(String body, String code, String named) {
+        Http.Response answer = http.post(base + "/member/login", body);
+        assertThat(answer.status(), is(400));
+        assertThat(answer.text("error"), is(code));
+        assertThat(answer.text("message"), containsString(named));
+    }
+
+    @Test
+    void oversizedLoginBodyIsRefused() {
+        String body = "{\"member\": \"ada\", \"password\": \"" + "x".repeat(5000) + "\"}";
+        assertThat(http.post(base + "/member/login", body).status(), is(413));
+    }
+
+    @Test
+    void loginAnswersOnlyPost() {
+        Http.Response answer = http.get(base + "/member/login");
+        assertThat(answer.status(), is(405));
+    }
+
+    @Test
+    void unknownMemberCostsAboutAsMuchTimeAsAWrongPassword() {
+        // A cost whose derivation clearly dominates a request (32 MiB): skipping it would show at once.
+        try (LoanServer costly = LoanServer.start(options(ScryptCost.parse("32768,8,1"), Duration.ofMinutes(1)),
+                Config.create())) {
+            String uri = "http://127.0.0.1:" + costly.port() + "/member/login";
+            List<Long> known = new ArrayList<>();
+            List<Long> unknown = new ArrayList<>();
+            for (int i = 0; i < 9; i++) {
+                known.add(http.post(uri, Http.credentials("ada", "wrong-" + i)).took().toNanos());
+                unknown.add(http.post(uri, Http.credentials("nobody-" + i, "wrong-" + i)).took().toNanos());
+            }
+            double ratio = (double) median(unknown) / median(known);
+            assertThat("unknown/known median time ratio " + ratio, ratio, allOf(greaterThan(0.4), lessThan(2.5)));
+        }
+    }
+
+    @Test
+    void adaLogsInAtTheLessonsCostWithTheStoredHash() {
+        try (LoanServer lesson = LoanServer.start(options(ScryptCost.LESSON, Duration.ofMinutes(1)), Config.create())) {
+            String uri = "http://127.0.0.1:" + lesson.port() + "/member/login";
+            assertThat(http.post(uri, Http.credentials("ada", "password")).status(), is(200));
+        }
+    }
+
+    private static Http.Response login(String member, String password) {
+        return http.post(base + "/member/login", Http.credentials(member, password));
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        return sorted.get(sorted.size() / 2);
+    }
+}

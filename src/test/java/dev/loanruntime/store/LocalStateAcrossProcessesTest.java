@@ -1,0 +1,13 @@
+package dev.loanruntime.store;
+
+class LocalStateAcrossProcessesTest extends StateAcrossProcessesContract {
+    @Override
+    String store() {
+        return "local";
+    }
+
+    @Override
+    boolean shared() {
+        return false;
+    }
+}

@@ -1,0 +1,171 @@
+package dev.loanruntime.store;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.RedisServer;
+import dev.loanruntime.testing.ServerProcess;
+import dev.loanruntime.testing.TestRedis;
+
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.greaterThanOrEqualTo;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.lessThanOrEqualTo;
+
+/**
+ * A server on a Redis that is killed and started again: the routes that need the store answer 503 promptly, the
+ * others keep working, health says the store is down, and service resumes by itself. The test owns the
+ * redis-server (persistent: it syncs every write before answering, so what was acknowledged survives the kill).
+ */
+class RedisOutageTest {
+    /** "About one second", with room for a loaded machine. */
+    private static final Duration PROMPT = Duration.ofSeconds(2);
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void needsRedisServer() {
+        TestRedis.assumeRedisServerInstalled();
+    }
+
+    @Test
+    void storeRoutesAnswer503WhileRedisIsDownAndResumeWhenItReturns() throws Exception {
+        try (RedisServer redis = RedisServer.start(dir, true);
+             ServerProcess server = serve(redis);
+             Http http = new Http()) {
+            String base = server.baseUri();
+            long answered = 0;
+            for (int i = 0; i < 20; i++) {
+                assertThat(http.get(base + "/loan").status(), is(200));
+                answered++;
+            }
+            String bearer = "Bearer " + http.post(base + "/member/login", Http.credentials("ada", "password")).text("token");
+            assertThat(storeCheck(http, base).path("status").asText(), is("UP"));
+
+            redis.stop();
+            Http.Response loan = http.get(base + "/loan");
+            assertThat(loan.status(), is(503));
+            assertThat(loan.text("error"), is("store_unavailable"));
+            assertThat(loan.took(), lessThan(PROMPT));
+            assertThat(http.get(base + "/status").status(), is(503));
+            Http.Response session = http.get(base + "/member/session", "Authorization", bearer);
+            assertThat(session.status(), is(503));
+            assertThat(session.text("error"), is("store_unavailable"));
+            assertThat(session.took(), lessThan(PROMPT));
+            assertThat(http.get(base + "/books").status(), is(200));
+            assertThat(http.get(base + "/observe/health").status(), is(503));
+            assertThat(storeCheck(http, base).path("status").asText(), is("DOWN"));
+
+            redis.restart();
+            AtomicLong afterRestart = new AtomicLong();
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                boolean ok = http.get(base + "/loan").status() == 200;
+                if (ok) {
+                    afterRestart.incrementAndGet();
+                }
+                return ok;
+            });
+            answered += afterRestart.get();
+            assertThat(http.get(base + "/status").number("loanCounter"), is(answered));
+            assertThat(http.get(base + "/member/session", "Authorization", bearer).text("member"), is("ada"));
+            assertThat(storeCheck(http, base).path("status").asText(), is("UP"));
+        }
+    }
+
+    @Test
+    void hungRedisIsReportedWithinTheTimeout() throws Exception {
+        try (RedisServer redis = RedisServer.start(dir, true);
+             ServerProcess server = serve(redis);
+             Http http = new Http()) {
+            String base = server.baseUri();
+            assertThat(http.get(base + "/loan").status(), is(200));
+            redis.freeze();
+            try {
+                // The connection is open but nothing answers: only the read timeout can end the wait.
+                Http.Response loan = http.get(base + "/loan");
+                assertThat(loan.status(), is(503));
+                assertThat(loan.took(), lessThan(PROMPT));
+                assertThat(http.get(base + "/books").status(), is(200));
+            } finally {
+                redis.thaw();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> http.get(base + "/status").status() == 200);
+        }
+    }
+
+    @Test
+    void noIncrementAnswered200IsLostWhenRedisDiesUnderLoad() throws Exception {
+        try (RedisServer redis = RedisServer.start(dir, true);
+             ServerProcess server = serve(redis);
+             Http http = new Http()) {
+            String loanUri = server.baseUri() + "/loan";
+            AtomicLong ok = new AtomicLong();
+            AtomicLong refused = new AtomicLong();
+            AtomicBoolean running = new AtomicBoolean(true);
+            List<String> unexpected = new ArrayList<>();
+            try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int c = 0; c < 8; c++) {
+                    clients.submit(() -> {
+                        while (running.get()) {
+                            Http.Response loan = http.get(loanUri);
+                            if (loan.status() == 200) {
+                                ok.incrementAndGet();
+                            } else if (loan.status() == 503 && loan.text("error").equals("store_unavailable")) {
+                                refused.incrementAndGet();
+                            } else {
+                                synchronized (unexpected) {
+                                    unexpected.add(loan.status() + " " + loan.json());
+                                }
+                            }
+                        }
+                        return null;
+                    });
+                }
+                await().atMost(Duration.ofSeconds(30)).until(() -> ok.get() >= 300);
+                redis.stop();
+                await().atMost(Duration.ofSeconds(30)).until(() -> refused.get() >= 50);
+                long beforeRestart = ok.get();
+                redis.restart();
+                await().atMost(Duration.ofSeconds(30)).until(() -> ok.get() >= beforeRestart + 300);
+                running.set(false);
+            }
+            long counted = http.get(server.baseUri() + "/status").number("loanCounter");
+            System.out.printf("redis outage under load: answered 200=%d, refused 503=%d, counted=%d%n",
+                    ok.get(), refused.get(), counted);
+            assertThat(unexpected, is(List.of()));
+            // Every 200 was counted; anything more can only be a refused request whose INCR reached Redis
+            // before its reply was lost (counted once, never twice).
+            assertThat(counted, greaterThanOrEqualTo(ok.get()));
+            assertThat(counted, lessThanOrEqualTo(ok.get() + refused.get()));
+        }
+    }
+
+    private static ServerProcess serve(RedisServer redis) throws java.io.IOException {
+        return ServerProcess.serve(List.of("-Xmx256m"), "--store", redis.uri(0).toString(),
+                "--member-cost", StateAcrossProcessesContract.CHEAP_MEMBER_COST);
+    }
+
+    private static JsonNode storeCheck(Http http, String base) {
+        for (JsonNode check : http.get(base + "/observe/health").json().path("checks")) {
+            if (check.path("name").asText().equals("store")) {
+                return check;
+            }
+        }
+        throw new AssertionError("no store check in /observe/health");
+    }
+}

@@ -1,0 +1,190 @@
+package dev.loanruntime.testing;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+import dev.loanruntime.store.StoreUri;
+
+/**
+ * A real {@code redis-server} that a test owns: started on a free port, stopped by PID (SIGKILL, like a crash),
+ * started again on the same port. Persistent servers append every write to a file and sync it before answering
+ * ({@code appendfsync always}), so a write that was acknowledged survives the kill. Always {@link #close()} it.
+ */
+public final class RedisServer implements AutoCloseable {
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+    private final Path binary;
+    private final Path dir;
+    private final boolean persistent;
+    private final int port;
+    private Process process;
+
+    private RedisServer(Path binary, Path dir, boolean persistent, int port) {
+        this.binary = binary;
+        this.dir = dir;
+        this.persistent = persistent;
+        this.port = port;
+    }
+
+    /** The {@code redis-server} on the PATH, if any. */
+    public static Optional<Path> binary() {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String entry : path.split(File.pathSeparator)) {
+            Path candidate = Path.of(entry, "redis-server");
+            if (Files.isExecutable(candidate)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Starts a server with its files in {@code dir}; fails when none is installed or it does not answer. */
+    public static RedisServer start(Path dir, boolean persistent) throws IOException {
+        Path binary = binary().orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
+        IOException last = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            RedisServer server = new RedisServer(binary, dir, persistent, freePort());
+            try {
+                server.startProcess();
+                return server;
+            } catch (IOException e) {
+                // another process may have taken the free port between our probe and redis's bind
+                server.close();
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    /** Kills the server by PID, as a crash would; its port refuses connections afterwards. */
+    public void stop() {
+        if (process != null) {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            process = null;
+        }
+    }
+
+    /** Freezes the server (SIGSTOP): connections stay open but nothing answers, like a hung or unreachable host. */
+    public void freeze() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a frozen server run again (SIGCONT). */
+    public void thaw() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + pid() + " failed");
+        }
+    }
+
+    /** Starts the server again on the same port and with the same files. */
+    public void restart() throws IOException {
+        stop();
+        startProcess();
+    }
+
+    public StoreUri.Redis uri(int database) {
+        return new StoreUri.Redis("127.0.0.1", port, database);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process == null ? -1 : process.pid();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void startProcess() throws IOException {
+        Files.createDirectories(dir);
+        List<String> command = new ArrayList<>(List.of(binary.toString(),
+                "--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString(),
+                "--daemonize", "no", "--save", ""));
+        command.addAll(persistent
+                ? List.of("--appendonly", "yes", "--appendfsync", "always")
+                : List.of("--appendonly", "no"));
+        Path log = dir.resolve("redis-" + port + ".log");
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("redis-server exited with " + process.exitValue() + ":\n" + Files.readString(log));
+            }
+            if (answers("127.0.0.1", port)) {
+                return;
+            }
+            try {
+                process.waitFor(50, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException(e);
+            }
+        }
+        stop();
+        throw new IOException("redis-server did not answer on port " + port + " within " + START_TIMEOUT);
+    }
+
+    /** Whether a Redis answers PING on this port. */
+    static boolean answers(String host, int port) {
+        try {
+            return "+PONG".equals(command(host, port, "PING").get(0));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Sends inline commands and returns the first line of each reply. Blocks up to a second per reply. */
+    static List<String> command(String host, int port, String... commands) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 1000);
+            socket.setSoTimeout(1000);
+            OutputStream out = socket.getOutputStream();
+            out.write((String.join("\r\n", commands) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            List<String> replies = new ArrayList<>();
+            for (int i = 0; i < commands.length; i++) {
+                String line = in.readLine();
+                if (line == null) {
+                    throw new IOException("redis closed the connection");
+                }
+                replies.add(line);
+            }
+            return replies;
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
