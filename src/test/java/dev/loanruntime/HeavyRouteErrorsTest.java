@@ -10,8 +10,8 @@ import io.helidon.config.Config;
 import org.junit.jupiter.api.Test;
 
 import dev.loanruntime.crypto.BlockingHasher;
+import dev.loanruntime.crypto.FailingHasher;
 import dev.loanruntime.crypto.PasswordHasher;
-import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.testing.Http;
@@ -73,17 +73,7 @@ class HeavyRouteErrorsTest {
 
     @Test
     void failedDerivationIs500WithoutDetails() {
-        PasswordHasher broken = new PasswordHasher() {
-            @Override
-            public byte[] derive(byte[] password, byte[] salt, ScryptCost cost) {
-                throw new IllegalStateException("secret internals");
-            }
-
-            @Override
-            public String name() {
-                return "broken";
-            }
-        };
+        PasswordHasher broken = new FailingHasher();
         try (LoanServer server = LoanServer.start(options(1, 1, 1), Config.create(), broken)) {
             Http http = new Http("http://127.0.0.1:" + server.port());
             for (String path : new String[] {"/member/verify-pooled", "/member/verify-blocking"}) {

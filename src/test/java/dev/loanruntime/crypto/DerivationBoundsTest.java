@@ -64,17 +64,7 @@ class DerivationBoundsTest {
 
     @Test
     void failingHasherSurfacesAsDerivationExceptionAndFreesItsPermit() {
-        PasswordHasher broken = new PasswordHasher() {
-            @Override
-            public byte[] derive(byte[] password, byte[] salt, ScryptCost cost) {
-                throw new IllegalStateException("broken");
-            }
-
-            @Override
-            public String name() {
-                return "broken";
-            }
-        };
+        PasswordHasher broken = new FailingHasher();
         Derivations derivations = new Derivations(broken, 1, 0);
         try (CryptoPool pool = new CryptoPool(derivations, 1, 0)) {
             for (int i = 0; i < 3; i++) {   // a leaked permit would turn the second call into BusyException
