@@ -58,6 +58,7 @@ final class Charts {
     static void timeline(Path out, String title, List<Lane> lanes) {
         NumberAxis time = new NumberAxis("time since the round started (s)");
         time.setLabelFont(AXIS);
+        time.setAutoRangeIncludesZero(true);
         CombinedRangeXYPlot plot = new CombinedRangeXYPlot(time);
         plot.setOrientation(PlotOrientation.HORIZONTAL);
         plot.setGap(6);
@@ -83,16 +84,18 @@ final class Charts {
             requests.setTickLabelsVisible(false);
             requests.setTickMarksVisible(false);
             requests.setRange(-0.7, lane.bars().size() - 0.3);
-            requests.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+            requests.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+            requests.setLabelAngle(Math.PI / 2); // horizontal, readable case names left of each lane
             XYPlot sub = new XYPlot(data, requests, null, bars);
             sub.setDomainGridlinesVisible(false);
+            sub.setOrientation(PlotOrientation.HORIZONTAL); // rows of requests, time along the bottom
             plot.add(sub, 1);
         }
         LegendItemCollection legend = new LegendItemCollection();
         legend.add(new LegendItem("heavy request", HEAVY));
         legend.add(new LegendItem("light request", LIGHT));
         plot.setFixedLegendItems(legend);
-        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), 1000, 140 + 95 * lanes.size());
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), 1200, 140 + 80 * lanes.size());
     }
 
     /** A numeric setting against a measured value, with one marked x (e.g. the core count). */
