@@ -60,7 +60,7 @@ start_server() {
     SERVER_PID=$!
     SERVER_PIDS+=("$SERVER_PID")
     local deadline=$((SECONDS + 60))
-    until grep -q 'address=http://' "$log"; do
+    until grep -qs 'address=http://' "$log"; do
         if ! kill -0 "$SERVER_PID" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
             echo "server did not start:" >&2; cat "$log" >&2; exit 1
         fi

@@ -120,10 +120,10 @@ final class Charts {
             marker.setLabel(markLabel);
             marker.setLabelFont(AXIS);
             marker.setLabelPaint(HEAVY);
-            marker.setLabelAnchor(RectangleAnchor.BOTTOM_RIGHT);
-            marker.setLabelTextAnchor(TextAnchor.BOTTOM_LEFT);
+            marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+            marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+            marker.setLabelBackgroundColor(Color.WHITE);
             plot.addDomainMarker(marker);
-            series.add(markX, null); // keep the marker inside the axis range
         }
         save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), 900, 560);
     }
@@ -135,7 +135,8 @@ final class Charts {
     static void cdf(Path out, String title, List<Curve> curves, boolean logScale) {
         XYSeriesCollection data = new XYSeriesCollection();
         for (Curve c : curves) {
-            XYSeries s = new XYSeries(c.label(), false, true);
+            String key = data.getSeriesIndex(c.label()) < 0 ? c.label() : c.label() + " (" + (data.getSeriesCount() + 1) + ")";
+            XYSeries s = new XYSeries(key, false, true);
             for (double[] p : c.percentileMs()) {
                 s.add(Math.max(p[1], logScale ? 0.001 : 0), p[0]);
             }

@@ -53,7 +53,7 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
             }
         }
         return new LoadReport(Config.of(config, label), m.requests(), m.responses(), m.failed(), m.errors(),
-                Math.round(m.elapsedNanos() / 1e6) / 1e3, Math.round(m.throughput() * 10) / 10.0,
+                Math.round(m.elapsedNanos() / 1e6) / 1e3, Math.round(m.throughput() * 1000) / 1000.0,
                 Latency.of(m.latencies()), cdf, server);
     }
 
@@ -62,7 +62,7 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         out.println(config.line());
         out.printf("requests    %d (responses %d, failed %d)%n", requests, responses, failed);
         out.printf("elapsed     %.3f s%n", elapsedS);
-        out.printf("throughput  %.1f req/s%n", throughputPerS);
+        out.printf("throughput  %.3f req/s%n", throughputPerS);
         out.printf("p50         %.3f ms%n", latencyMs.p50());
         out.printf("p90         %.3f ms%n", latencyMs.p90());
         out.printf("p99         %.3f ms%n", latencyMs.p99());
@@ -71,7 +71,7 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         out.printf("errors      %s%n", errors.isEmpty() ? "none" : errors.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
         if (server != null) {
-            out.printf("server      pid %d threads %d peak %d, rss %.1f MiB peak %.1f MiB%n", server.pid(),
+            out.printf("server      pid %d threads %d peak %d rss %.1f MiB peak %.1f MiB%n", server.pid(),
                     server.threadsBefore(), server.peakThreads(), server.rssBeforeMiB(), server.peakRssMiB());
         }
         out.flush();
