@@ -57,8 +57,9 @@ echo
 verdict "$PLATFORM_THREADS platform threads cap throughput at Little's law (0.5 to 1.1 x ${predicted[platform]} req/s)" \
         "$(holds "${rate[platform]}" '<=' "1.1 * ${predicted[platform]}" \
            && holds "${rate[platform]}" '>=' "0.5 * ${predicted[platform]}" && echo true || echo false)"
-verdict "virtual threads hold all $CONCURRENCY waits at once (throughput >= 3 x platform)" \
-        "$(holds "${rate[virtual]}" '>=' "3 * ${rate[platform]}" && echo true || echo false)"
+# A pool of 200 cannot pass its ceiling; holding every wait at once, virtual threads can.
+verdict "virtual threads pass the pool's ceiling (throughput >= 1.5 x ${predicted[platform]} req/s)" \
+        "$(holds "${rate[virtual]}" '>=' "1.5 * ${predicted[platform]}" && echo true || echo false)"
 verdict "a waiting virtual thread is no OS thread (peak OS threads: virtual < $PLATFORM_THREADS <= platform)" \
         "$(holds "${threads[virtual]}" '<' "$PLATFORM_THREADS" \
            && holds "${threads[platform]}" '>=' "$PLATFORM_THREADS" && echo true || echo false)"

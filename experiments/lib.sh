@@ -102,6 +102,7 @@ print_header() {
     echo "== $1 =="
     echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "machine: $(nproc) CPUs ($(uname -m)), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM"
+    echo "load:    $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?) (load average, 1/5/15 min: other work slows every number)"
     echo "java:    $JAVA"
     "$JAVA" -version 2>&1 | sed 's/^/         /'
 }

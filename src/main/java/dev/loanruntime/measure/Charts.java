@@ -13,7 +13,7 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
-import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.ValueAxis;
 import org.jfree.chart.plot.CombinedRangeXYPlot;
@@ -142,7 +142,7 @@ final class Charts {
             }
             data.addSeries(s);
         }
-        ValueAxis x = logScale ? new LogAxis("latency (ms, log scale)") : new NumberAxis("latency (ms)");
+        ValueAxis x = logScale ? new LogarithmicAxis("latency (ms, log scale)") : new NumberAxis("latency (ms)");
         x.setLabelFont(AXIS);
         NumberAxis y = new NumberAxis("requests answered within (%)");
         y.setLabelFont(AXIS);

@@ -47,7 +47,7 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         List<Point> cdf = new ArrayList<>();
         if (m.latencies().getTotalCount() > 0) {
             cdf.add(new Point(0, ms(m.latencies().getMinValue())));
-            for (HistogramIterationValue v : m.latencies().percentiles(5)) {
+            for (HistogramIterationValue v : m.latencies().percentiles(20)) {
                 cdf.add(new Point(Math.round(v.getPercentileLevelIteratedTo() * 1e4) / 1e4,
                         ms(v.getValueIteratedTo())));
             }
@@ -71,8 +71,9 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         out.printf("errors      %s%n", errors.isEmpty() ? "none" : errors.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
         if (server != null) {
-            out.printf("server      pid %d threads %d peak %d rss %.1f MiB peak %.1f MiB%n", server.pid(),
-                    server.threadsBefore(), server.peakThreads(), server.rssBeforeMiB(), server.peakRssMiB());
+            out.printf("server      pid %d threads %d peak %d rss %.1f MiB peak %.1f MiB cpu %.2f s%n", server.pid(),
+                    server.threadsBefore(), server.peakThreads(), server.rssBeforeMiB(), server.peakRssMiB(),
+                    server.cpuS());
         }
         out.flush();
     }

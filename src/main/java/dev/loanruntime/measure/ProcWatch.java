@@ -13,7 +13,10 @@ final class ProcWatch {
     private static final long PERIOD_MS = 10;
     private final long pid;
     private final Path status;
+    // USER_HZ: the unit of utime and stime in /proc/PID/stat; 100 on every mainstream Linux build.
+    private static final double TICKS_PER_S = 100;
     private final Sample before;
+    private final long cpuTicksBefore;
     private volatile boolean running = true;
     private volatile int peakThreads;
     private final Thread sampler;
@@ -22,6 +25,7 @@ final class ProcWatch {
         this.pid = pid;
         this.status = Path.of("/proc", Long.toString(pid), "status");
         this.before = sample();
+        this.cpuTicksBefore = cpuTicks();
         this.peakThreads = before.threads();
         this.sampler = Thread.ofPlatform().daemon().name("proc-watch-" + pid).start(this::loop);
     }
@@ -59,7 +63,7 @@ final class ProcWatch {
         sampler.join();
         Sample last = sample();
         return new Server(pid, before.threads(), Math.max(peakThreads, last.threads()), mib(before.rssKb()),
-                mib(Math.max(last.hwmKb(), last.rssKb())));
+                mib(Math.max(last.hwmKb(), last.rssKb())), Math.round((cpuTicks() - cpuTicksBefore) / TICKS_PER_S * 100) / 100.0);
     }
 
     private Sample sample() {
@@ -68,6 +72,17 @@ final class ProcWatch {
             return new Sample((int) field(lines, "Threads:"), field(lines, "VmRSS:"), field(lines, "VmHWM:"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + status, e);
+        }
+    }
+
+    // utime + stime, fields 14 and 15 of /proc/PID/stat, counted after the command name in parentheses.
+    private long cpuTicks() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+            return cpuTicksBefore;
         }
     }
 
@@ -84,7 +99,7 @@ final class ProcWatch {
     private record Sample(int threads, long rssKb, long hwmKb) {
     }
 
-    /** The watched server: OS threads and resident memory before the run and at their peak. */
-    record Server(long pid, int threadsBefore, int peakThreads, double rssBeforeMiB, double peakRssMiB) {
+    /** The watched server: OS threads and resident memory before the run and at their peak; CPU used while watched, warm-up included. */
+    record Server(long pid, int threadsBefore, int peakThreads, double rssBeforeMiB, double peakRssMiB, double cpuS) {
     }
 }
