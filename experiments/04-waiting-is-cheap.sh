@@ -15,11 +15,11 @@ mkdir -p "$OUT"
 build_once
 
 print_header "$NAME"
-echo "load:    $CONCURRENCY concurrent GET /catalog/lookup?ms=$WAIT_MS, after a warm-up of as many requests"
-echo "         that opens the $CONCURRENCY keep-alive connections (so connecting is not measured) and warms the JIT"
-echo "servers: virtual (default carriers) and --threads platform --platform-threads $PLATFORM_THREADS"
-echo "limits:  ulimit -n $(ulimit -n), net.core.somaxconn $(cat /proc/sys/net/core/somaxconn 2>/dev/null || echo ?)"
-echo "output:  $OUT"
+echo "requests: $CONCURRENCY concurrent GET /catalog/lookup?ms=$WAIT_MS, after a warm-up of as many requests"
+echo "          that opens the $CONCURRENCY keep-alive connections (so connecting is not measured) and warms the JIT"
+echo "servers:  virtual (default carriers) and --threads platform --platform-threads $PLATFORM_THREADS"
+echo "limits:   ulimit -n $(ulimit -n), net.core.somaxconn $(cat /proc/sys/net/core/somaxconn 2>/dev/null || echo ?)"
+echo "output:   $OUT"
 echo
 
 declare -A wall rate p50 p99 threads rss predicted

@@ -29,15 +29,16 @@ public final class ChartCommand implements Runnable {
              description = "One bar per request, start to end, for the last round of each probe JSON file: "
                      + "light requests that waited for the heavy one end where it ends.")
     static final class Timeline implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG") Path out;
-        @Option(names = "--title", defaultValue = "Requests over time", paramLabel = "TEXT") String title;
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Requests over time", paramLabel = "TEXT", description = "Chart title.") String title;
         @Parameters(arity = "1..*", paramLabel = "PROBE_JSON") List<Path> files;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
             List<Charts.Lane> lanes = new ArrayList<>();
             for (Path file : files) {
-                JsonNode report = Results.read(file);
+                JsonNode report = read(spec, file);
                 JsonNode rounds = report.path("rounds");
                 JsonNode last = rounds.get(rounds.size() - 1);
                 List<Charts.Bar> bars = new ArrayList<>();
@@ -57,13 +58,13 @@ public final class ChartCommand implements Runnable {
              description = "Throughput of load JSON files against a numeric setting, given as X=FILE pairs, "
                      + "e.g. 1=pool-1.json 2=pool-2.json; --mark draws a vertical line (e.g. at the core count).")
     static final class Scaling implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG") Path out;
-        @Option(names = "--title", defaultValue = "Throughput", paramLabel = "TEXT") String title;
-        @Option(names = "--x-label", defaultValue = "setting", paramLabel = "TEXT") String xLabel;
-        @Option(names = "--y-label", defaultValue = "requests per second", paramLabel = "TEXT") String yLabel;
-        @Option(names = "--series", defaultValue = "measured", paramLabel = "TEXT") String series;
-        @Option(names = "--mark", paramLabel = "X") Double mark;
-        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT") String markLabel;
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Throughput", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--x-label", defaultValue = "setting", paramLabel = "TEXT", description = "X axis label, with its unit.") String xLabel;
+        @Option(names = "--y-label", defaultValue = "requests per second", paramLabel = "TEXT", description = "Y axis label.") String yLabel;
+        @Option(names = "--series", defaultValue = "measured", paramLabel = "TEXT", description = "Legend of the line.") String series;
+        @Option(names = "--mark", paramLabel = "X", description = "Draw a vertical line at X.") Double mark;
+        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
         @Parameters(arity = "1..*", paramLabel = "X=LOAD_JSON") List<String> pairs;
         @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -80,7 +81,7 @@ public final class ChartCommand implements Runnable {
                     throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for X=LOAD_JSON: "
                             + "expected a number, '=', a file, e.g. 4=pool-4.json but was '" + pair + "'");
                 }
-                xy[i] = new double[] {x, Results.read(Path.of(pair.substring(eq + 1))).path("throughputPerS").asDouble()};
+                xy[i] = new double[] {x, read(spec, Path.of(pair.substring(eq + 1))).path("throughputPerS").asDouble()};
             }
             Charts.scaling(out, title, xLabel, yLabel, series, xy, mark, markLabel);
             System.out.println("chart " + out);
@@ -91,16 +92,17 @@ public final class ChartCommand implements Runnable {
     @Command(name = "cdf", mixinStandardHelpOptions = true,
              description = "Latency distributions of load JSON files: the share of requests answered within x ms.")
     static final class Cdf implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG") Path out;
-        @Option(names = "--title", defaultValue = "Latency distribution", paramLabel = "TEXT") String title;
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Latency distribution", paramLabel = "TEXT", description = "Chart title.") String title;
         @Option(names = "--log", description = "Logarithmic latency axis.") boolean log;
         @Parameters(arity = "1..*", paramLabel = "LOAD_JSON") List<Path> files;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
             List<Charts.Curve> curves = new ArrayList<>();
             for (Path file : files) {
-                JsonNode report = Results.read(file);
+                JsonNode report = read(spec, file);
                 List<double[]> points = new ArrayList<>();
                 for (JsonNode p : report.path("cdf")) {
                     points.add(new double[] {p.path("percentile").asDouble(), p.path("ms").asDouble()});
@@ -110,6 +112,15 @@ public final class ChartCommand implements Runnable {
             Charts.cdf(out, title, curves, log);
             System.out.println("chart " + out);
             return 0;
+        }
+    }
+
+    /** The file's JSON; an unreadable file is a usage error (exit 2) that names it. */
+    private static JsonNode read(CommandLine.Model.CommandSpec spec, Path file) {
+        try {
+            return Results.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 
