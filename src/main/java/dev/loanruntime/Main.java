@@ -6,6 +6,10 @@ import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import dev.loanruntime.measure.ChartCommand;
+import dev.loanruntime.measure.LoadCommand;
+import dev.loanruntime.measure.ProbeCommand;
+
 /**
  * The command line: {@code serve} (the default), and the measurement and cluster commands. Bad usage exits with
  * status 2 and one line that names the bad value.
@@ -15,7 +19,8 @@ import picocli.CommandLine.Command;
          versionProvider = Main.Version.class,
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
                  + "Without a subcommand, runs 'serve'.",
-         subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+         subcommands = {ServeCommand.class, ProbeCommand.class, LoadCommand.class, ChartCommand.class,
+                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 

@@ -1,0 +1,131 @@
+package dev.loanruntime.measure;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code chart}: draws a PNG from the JSON files that {@code probe --json} and {@code load --json} wrote. */
+@Command(name = "chart", mixinStandardHelpOptions = true,
+         description = "Draw a PNG chart (headless) from measurement JSON files.",
+         subcommands = {ChartCommand.Timeline.class, ChartCommand.Scaling.class, ChartCommand.Cdf.class})
+public final class ChartCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "Missing subcommand: expected one of timeline, scaling, cdf");
+    }
+
+    @Command(name = "timeline", mixinStandardHelpOptions = true,
+             description = "One bar per request, start to end, for the last round of each probe JSON file: "
+                     + "light requests that waited for the heavy one end where it ends.")
+    static final class Timeline implements Callable<Integer> {
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Requests over time", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Parameters(arity = "1..*", paramLabel = "PROBE_JSON") List<Path> files;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            List<Charts.Lane> lanes = new ArrayList<>();
+            for (Path file : files) {
+                JsonNode report = read(spec, file);
+                JsonNode rounds = report.path("rounds");
+                JsonNode last = rounds.get(rounds.size() - 1);
+                List<Charts.Bar> bars = new ArrayList<>();
+                for (JsonNode r : last.path("requests")) {
+                    double start = r.path("startMs").asDouble() / 1000;
+                    bars.add(new Charts.Bar(r.path("kind").asText(), start, start + r.path("durationMs").asDouble() / 1000));
+                }
+                lanes.add(new Charts.Lane(label(report, file), bars));
+            }
+            Charts.timeline(out, title, lanes);
+            System.out.println("chart " + out);
+            return 0;
+        }
+    }
+
+    @Command(name = "scaling", mixinStandardHelpOptions = true,
+             description = "Throughput of load JSON files against a numeric setting, given as X=FILE pairs, "
+                     + "e.g. 1=pool-1.json 2=pool-2.json; --mark draws a vertical line (e.g. at the core count).")
+    static final class Scaling implements Callable<Integer> {
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Throughput", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--x-label", defaultValue = "setting", paramLabel = "TEXT", description = "X axis label, with its unit.") String xLabel;
+        @Option(names = "--y-label", defaultValue = "requests per second", paramLabel = "TEXT", description = "Y axis label.") String yLabel;
+        @Option(names = "--series", defaultValue = "measured", paramLabel = "TEXT", description = "Legend of the line.") String series;
+        @Option(names = "--mark", paramLabel = "X", description = "Draw a vertical line at X.") Double mark;
+        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
+        @Parameters(arity = "1..*", paramLabel = "X=LOAD_JSON") List<String> pairs;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            double[][] xy = new double[pairs.size()][];
+            for (int i = 0; i < pairs.size(); i++) {
+                String pair = pairs.get(i);
+                int eq = pair.indexOf('=');
+                double x;
+                try {
+                    x = Double.parseDouble(pair.substring(0, Math.max(eq, 0)));
+                } catch (NumberFormatException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for X=LOAD_JSON: "
+                            + "expected a number, '=', a file, e.g. 4=pool-4.json but was '" + pair + "'");
+                }
+                xy[i] = new double[] {x, read(spec, Path.of(pair.substring(eq + 1))).path("throughputPerS").asDouble()};
+            }
+            Charts.scaling(out, title, xLabel, yLabel, series, xy, mark, markLabel);
+            System.out.println("chart " + out);
+            return 0;
+        }
+    }
+
+    @Command(name = "cdf", mixinStandardHelpOptions = true,
+             description = "Latency distributions of load JSON files: the share of requests answered within x ms.")
+    static final class Cdf implements Callable<Integer> {
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Latency distribution", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--log", description = "Logarithmic latency axis.") boolean log;
+        @Parameters(arity = "1..*", paramLabel = "LOAD_JSON") List<Path> files;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            List<Charts.Curve> curves = new ArrayList<>();
+            for (Path file : files) {
+                JsonNode report = read(spec, file);
+                List<double[]> points = new ArrayList<>();
+                for (JsonNode p : report.path("cdf")) {
+                    points.add(new double[] {p.path("percentile").asDouble(), p.path("ms").asDouble()});
+                }
+                curves.add(new Charts.Curve(label(report, file), points.toArray(double[][]::new)));
+            }
+            Charts.cdf(out, title, curves, log);
+            System.out.println("chart " + out);
+            return 0;
+        }
+    }
+
+    /** The file's JSON; an unreadable file is a usage error (exit 2) that names it. */
+    private static JsonNode read(CommandLine.Model.CommandSpec spec, Path file) {
+        try {
+            return Results.read(file);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private static String label(JsonNode report, Path file) {
+        JsonNode label = report.path("config").path("label");
+        return label.isTextual() ? label.asText() : file.getFileName().toString().replaceFirst("\\.json$", "");
+    }
+}

@@ -1,0 +1,170 @@
+package dev.loanruntime.measure;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.LogarithmicAxis;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.plot.CombinedRangeXYPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.StandardXYBarPainter;
+import org.jfree.chart.renderer.xy.XYBarRenderer;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYIntervalSeries;
+import org.jfree.data.xy.XYIntervalSeriesCollection;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+
+/**
+ * Draws the experiments' PNG charts with JFreeChart, headless (no display needed). Runs on the caller's thread and
+ * blocks while it writes the file.
+ */
+final class Charts {
+    static final Color HEAVY = new Color(0xD6, 0x45, 0x41);
+    static final Color LIGHT = new Color(0x2E, 0x6F, 0xB7);
+    private static final Color[] SERIES = {LIGHT, HEAVY, new Color(0x3A, 0x9A, 0x4B), new Color(0x8E, 0x5B, 0xB5)};
+    private static final Font AXIS = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+
+    static {
+        // Before the first AWT class loads: charts are drawn on servers and in CI, without a display.
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    private Charts() {
+    }
+
+    /** One horizontal bar per request, from its start to its end; one row of bars per case, one time axis. */
+    record Bar(String kind, double startS, double endS) {
+    }
+
+    record Lane(String label, List<Bar> bars) {
+    }
+
+    static void timeline(Path out, String title, List<Lane> lanes) {
+        NumberAxis time = new NumberAxis("time since the round started (s)");
+        time.setLabelFont(AXIS);
+        time.setAutoRangeIncludesZero(true);
+        CombinedRangeXYPlot plot = new CombinedRangeXYPlot(time);
+        plot.setOrientation(PlotOrientation.HORIZONTAL);
+        plot.setGap(6);
+        for (Lane lane : lanes) {
+            XYIntervalSeries heavy = new XYIntervalSeries("heavy");
+            XYIntervalSeries light = new XYIntervalSeries("light");
+            for (int i = 0; i < lane.bars().size(); i++) {
+                Bar b = lane.bars().get(i);
+                double row = lane.bars().size() - 1 - i; // first request on top
+                ("heavy".equals(b.kind()) ? heavy : light).add(row, row - 0.4, row + 0.4, b.startS(), b.startS(),
+                        b.endS());
+            }
+            XYIntervalSeriesCollection data = new XYIntervalSeriesCollection();
+            data.addSeries(heavy);
+            data.addSeries(light);
+            XYBarRenderer bars = new XYBarRenderer();
+            bars.setUseYInterval(true);
+            bars.setShadowVisible(false);
+            bars.setBarPainter(new StandardXYBarPainter());
+            bars.setSeriesPaint(0, HEAVY);
+            bars.setSeriesPaint(1, LIGHT);
+            NumberAxis requests = new NumberAxis(lane.label());
+            requests.setTickLabelsVisible(false);
+            requests.setTickMarksVisible(false);
+            requests.setRange(-0.7, lane.bars().size() - 0.3);
+            requests.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+            requests.setLabelAngle(Math.PI / 2); // horizontal, readable case names left of each lane
+            XYPlot sub = new XYPlot(data, requests, null, bars);
+            sub.setDomainGridlinesVisible(false);
+            sub.setOrientation(PlotOrientation.HORIZONTAL); // rows of requests, time along the bottom
+            plot.add(sub, 1);
+        }
+        LegendItemCollection legend = new LegendItemCollection();
+        legend.add(new LegendItem("heavy request", HEAVY));
+        legend.add(new LegendItem("light request", LIGHT));
+        plot.setFixedLegendItems(legend);
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), 1200, 140 + 80 * lanes.size());
+    }
+
+    /** A numeric setting against a measured value, with one marked x (e.g. the core count). */
+    static void scaling(Path out, String title, String xLabel, String yLabel, String seriesLabel, double[][] xy,
+                        Double markX, String markLabel) {
+        XYSeries series = new XYSeries(seriesLabel);
+        for (double[] p : xy) {
+            series.add(p[0], p[1]);
+        }
+        NumberAxis x = new NumberAxis(xLabel);
+        x.setLabelFont(AXIS);
+        NumberAxis y = new NumberAxis(yLabel);
+        y.setLabelFont(AXIS);
+        y.setAutoRangeIncludesZero(true);
+        XYLineAndShapeRenderer lines = new XYLineAndShapeRenderer(true, true);
+        lines.setSeriesPaint(0, LIGHT);
+        lines.setSeriesStroke(0, new BasicStroke(2.5f));
+        XYPlot plot = new XYPlot(new XYSeriesCollection(series), x, y, lines);
+        if (markX != null) {
+            ValueMarker marker = new ValueMarker(markX, HEAVY, new BasicStroke(2f, BasicStroke.CAP_BUTT,
+                    BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f));
+            marker.setLabel(markLabel);
+            marker.setLabelFont(AXIS);
+            marker.setLabelPaint(HEAVY);
+            marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+            marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+            marker.setLabelBackgroundColor(Color.WHITE);
+            plot.addDomainMarker(marker);
+        }
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), 900, 560);
+    }
+
+    /** Cumulative latency distributions: for each run, the percentage of requests answered within x ms. */
+    record Curve(String label, double[][] percentileMs) {
+    }
+
+    static void cdf(Path out, String title, List<Curve> curves, boolean logScale) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (Curve c : curves) {
+            String key = data.getSeriesIndex(c.label()) < 0 ? c.label() : c.label() + " (" + (data.getSeriesCount() + 1) + ")";
+            XYSeries s = new XYSeries(key, false, true);
+            for (double[] p : c.percentileMs()) {
+                s.add(Math.max(p[1], logScale ? 0.001 : 0), p[0]);
+            }
+            data.addSeries(s);
+        }
+        ValueAxis x = logScale ? new LogarithmicAxis("latency (ms, log scale)") : new NumberAxis("latency (ms)");
+        x.setLabelFont(AXIS);
+        NumberAxis y = new NumberAxis("requests answered within (%)");
+        y.setLabelFont(AXIS);
+        y.setRange(0, 100.5);
+        XYLineAndShapeRenderer lines = new XYLineAndShapeRenderer(true, false);
+        for (int i = 0; i < curves.size(); i++) {
+            lines.setSeriesPaint(i, SERIES[i % SERIES.length]);
+            lines.setSeriesStroke(i, new BasicStroke(2.5f));
+        }
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, new XYPlot(data, x, y, lines), true), 900, 560);
+    }
+
+    private static void save(Path out, JFreeChart chart, int width, int height) {
+        chart.setBackgroundPaint(Color.WHITE);
+        try {
+            Path parent = out.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            ChartUtils.saveChartAsPNG(out.toFile(), chart, width, height);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write chart " + out, e);
+        }
+    }
+}

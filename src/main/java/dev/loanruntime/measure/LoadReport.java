@@ -1,0 +1,84 @@
+package dev.loanruntime.measure;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+
+/**
+ * What {@code load} measured, as printed and as written to {@code --json}. Latencies in ms (3 decimals).
+ *
+ * @param cdf     the latency distribution: (percentile, ms) points, for charts
+ * @param server  the watched server process, or null without {@code --watch-pid}
+ */
+record LoadReport(Config config, long requests, long responses, long failed, Map<String, Long> errors,
+                  double elapsedS, double throughputPerS, Latency latencyMs, List<Point> cdf, ProcWatch.Server server) {
+
+    record Config(String url, String path, String mode, int concurrency, double rate, int maxInFlight,
+                  Long durationMs, Long requests, int warmupRequests, long timeoutMs, boolean keepAlive, String label,
+                  String line) {
+        static Config of(LoadConfig c, String label) {
+            return new Config(c.target().toString(), c.path(), c.openLoop() ? "open" : "closed", c.concurrency(),
+                    c.rate(), c.maxInFlight(), c.duration() == null ? null : c.duration().toMillis(),
+                    c.requests() > 0 ? c.requests() : null, c.warmupRequests(), c.timeout().toMillis(), c.keepAlive(),
+                    label, c.describe());
+        }
+    }
+
+    record Latency(double p50, double p90, double p99, double p999, double max, double mean) {
+        static Latency of(Histogram h) {
+            if (h.getTotalCount() == 0) {
+                return new Latency(0, 0, 0, 0, 0, 0);
+            }
+            return new Latency(ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(90)),
+                    ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)), ms(h.getMaxValue()),
+                    ms(h.getMean()));
+        }
+    }
+
+    record Point(double percentile, double ms) {
+    }
+
+    static LoadReport of(LoadConfig config, String label, LoadRun.Measured m, ProcWatch.Server server) {
+        List<Point> cdf = new ArrayList<>();
+        if (m.latencies().getTotalCount() > 0) {
+            cdf.add(new Point(0, ms(m.latencies().getMinValue())));
+            for (HistogramIterationValue v : m.latencies().percentiles(20)) {
+                cdf.add(new Point(Math.round(v.getPercentileLevelIteratedTo() * 1e4) / 1e4,
+                        ms(v.getValueIteratedTo())));
+            }
+        }
+        return new LoadReport(Config.of(config, label), m.requests(), m.responses(), m.failed(), m.errors(),
+                Math.round(m.elapsedNanos() / 1e6) / 1e3, Math.round(m.throughput() * 1000) / 1000.0,
+                Latency.of(m.latencies()), cdf, server);
+    }
+
+    /** The aligned result lines, after the configuration line. */
+    void print(PrintStream out) {
+        out.println(config.line());
+        out.printf("requests    %d (responses %d, failed %d)%n", requests, responses, failed);
+        out.printf("elapsed     %.3f s%n", elapsedS);
+        out.printf("throughput  %.3f req/s%n", throughputPerS);
+        out.printf("p50         %.3f ms%n", latencyMs.p50());
+        out.printf("p90         %.3f ms%n", latencyMs.p90());
+        out.printf("p99         %.3f ms%n", latencyMs.p99());
+        out.printf("p99.9       %.3f ms%n", latencyMs.p999());
+        out.printf("max         %.3f ms%n", latencyMs.max());
+        out.printf("errors      %s%n", errors.isEmpty() ? "none" : errors.entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
+        if (server != null) {
+            out.printf("server      pid %d threads %d peak %d rss %.1f MiB peak %.1f MiB cpu %.2f s%n", server.pid(),
+                    server.threadsBefore(), server.peakThreads(), server.rssBeforeMiB(), server.peakRssMiB(),
+                    server.cpuS());
+        }
+        out.flush();
+    }
+
+    private static double ms(double micros) {
+        return Math.round(micros) / 1000.0;
+    }
+}

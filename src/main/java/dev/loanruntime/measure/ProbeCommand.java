@@ -1,0 +1,176 @@
+package dev.loanruntime.measure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code probe}: the lesson's measurement. One heavy request, then {@code --light-count} light requests
+ * {@code --gap-ms} later; the light requests' durations tell whether they waited for the heavy work. Each
+ * request runs on its own virtual thread; the command's thread only starts and joins them.
+ */
+@Command(name = "probe", mixinStandardHelpOptions = true, sortOptions = false,
+         description = {"Send one heavy request and, --gap-ms later, --light-count light ones to a running server; "
+                 + "print each request's duration (the lesson's lines), and with --rounds > 1 the median and max "
+                 + "of both kinds and their ratio. A fresh connection per request, as curl does, unless --keep-alive.",
+                 "Exit status: 0 when every request got a 2xx/3xx answer, 1 when some did not, 2 on bad options or "
+                 + "when nothing listens at --url."})
+public final class ProbeCommand implements Callable<Integer> {
+    @Option(names = "--url", defaultValue = Target.DEFAULT, paramLabel = "URL",
+            description = "Server base URL (default: ${DEFAULT-VALUE}).")
+    String url;
+
+    @Option(names = "--heavy", required = true, paramLabel = "PATH",
+            description = "Path of the heavy request, e.g. /member/verify-blocking or /member/verify-pooled.")
+    String heavy;
+
+    @Option(names = "--heavy-count", defaultValue = "1", paramLabel = "H",
+            description = "Heavy requests sent together at the round's start (default: ${DEFAULT-VALUE}).")
+    int heavyCount;
+
+    @Option(names = "--light", defaultValue = "/books", paramLabel = "PATH",
+            description = "Path of the light requests (default: ${DEFAULT-VALUE}).")
+    String light;
+
+    @Option(names = "--light-count", defaultValue = "4", paramLabel = "K",
+            description = "Light requests per round (default: ${DEFAULT-VALUE}).")
+    int lightCount;
+
+    @Option(names = "--gap-ms", defaultValue = "50", paramLabel = "G",
+            description = "Milliseconds between the heavy and the light requests (default: ${DEFAULT-VALUE}).")
+    long gapMs;
+
+    @Option(names = "--rounds", defaultValue = "1", paramLabel = "R",
+            description = "Rounds, one after the other (default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(names = "--keep-alive", description = "Reuse connections instead of one fresh connection per request.")
+    boolean keepAlive;
+
+    @Option(names = "--timeout", defaultValue = "120s", paramLabel = "DURATION", converter = Durations.Converter.class,
+            description = "Read timeout of each request, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @Option(names = "--label", paramLabel = "TEXT",
+            description = "A name for this run, stored in the JSON and used as the chart's legend.")
+    String label;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write every request's offset and duration (ms) "
+            + "and the configuration to FILE.")
+    Path json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Target target = validate();
+        ProbeReport.Config config = new ProbeReport.Config(target.toString(), heavy, heavyCount, light, lightCount,
+                gapMs, rounds, keepAlive, label);
+        List<ProbeReport.Round> done = new ArrayList<>();
+        try (Requester requester = new Requester(target, keepAlive, timeout, heavyCount + lightCount)) {
+            requester.get(light); // warm-up: class loading and JIT on both sides, not measured
+            for (int r = 1; r <= rounds; r++) {
+                ProbeReport.Round round = round(requester, r);
+                done.add(round);
+                print(round);
+            }
+        }
+        ProbeReport report = new ProbeReport(config, done, ProbeReport.Summary.of(done));
+        if (rounds > 1) {
+            printSummary(report.summary());
+        }
+        if (json != null) {
+            Results.write(json, report);
+        }
+        return report.summary().failed() == 0 ? 0 : 1;
+    }
+
+    private Target validate() {
+        try {
+            Target target = Target.parse(url);
+            Target.path("--heavy", heavy);
+            Target.path("--light", light);
+            positive("--heavy-count", heavyCount, 1);
+            positive("--light-count", lightCount, 0);
+            positive("--rounds", rounds, 1);
+            if (gapMs < 0 || gapMs > 60_000) {
+                throw new IllegalArgumentException("Invalid value for option '--gap-ms': expected 0 to 60000 but was '"
+                        + gapMs + "'");
+            }
+            target.requireReachable(Duration.ofSeconds(5));
+            return target;
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private static void positive(String option, int value, int min) {
+        if (value < min || value > 10_000) {
+            throw new IllegalArgumentException("Invalid value for option '" + option + "': expected an integer from "
+                    + min + " to 10000 but was '" + value + "'");
+        }
+    }
+
+    private ProbeReport.Round round(Requester requester, int number) throws InterruptedException {
+        int total = heavyCount + lightCount;
+        Outcome[] outcomes = new Outcome[total];
+        List<Thread> threads = new ArrayList<>(total);
+        long start = System.nanoTime();
+        for (int i = 0; i < heavyCount; i++) {
+            int slot = i;
+            threads.add(Thread.ofVirtual().start(() -> outcomes[slot] = requester.get(heavy)));
+        }
+        long lightAt = start + TimeUnit.MILLISECONDS.toNanos(gapMs);
+        for (long left; (left = lightAt - System.nanoTime()) > 0; ) {
+            LockSupport.parkNanos(left);
+        }
+        for (int i = heavyCount; i < total; i++) {
+            int slot = i;
+            threads.add(Thread.ofVirtual().start(() -> outcomes[slot] = requester.get(light)));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        List<ProbeReport.Request> requests = new ArrayList<>(total);
+        for (int i = 0; i < total; i++) {
+            boolean isHeavy = i < heavyCount;
+            String name = isHeavy ? (heavyCount == 1 ? "heavy" : "heavy-" + (i + 1)) : "light-" + (i - heavyCount + 1);
+            requests.add(ProbeReport.Request.of(name, isHeavy ? "heavy" : "light", start, outcomes[i]));
+        }
+        return new ProbeReport.Round(number, requests);
+    }
+
+    private void print(ProbeReport.Round round) {
+        String lights = lightCount == 0 ? "" : ", %d x light %s %d ms later".formatted(lightCount, light, gapMs);
+        System.out.printf("--- round %d/%d: %s%s%s%s ---%n", round.round(), rounds,
+                heavyCount == 1 ? "heavy " : heavyCount + " x heavy ", heavy, lights, keepAlive ? ", keep-alive" : "");
+        for (ProbeReport.Request r : round.requests()) {
+            String problem = r.error() != null ? "  (error: " + r.error() + ")"
+                    : r.status() >= 400 ? "  (status " + r.status() + ")" : "";
+            System.out.printf("%-8s %.3f s%s%n", r.name(), r.durationMs() / 1000, problem);
+        }
+        System.out.flush();
+    }
+
+    private void printSummary(ProbeReport.Summary s) {
+        System.out.printf("--- summary over %d rounds ---%n", rounds);
+        System.out.printf("heavy    median %.3f s  max %.3f s%n", s.heavyMedianS(), s.heavyMaxS());
+        if (lightCount > 0) {
+            System.out.printf("light    median %.3f s  max %.3f s%n", s.lightMedianS(), s.lightMaxS());
+            System.out.printf("light/heavy %.4f (median light / median heavy)%n", s.lightOverHeavy());
+        }
+        if (s.failed() > 0) {
+            System.out.printf("failed   %d requests%n", s.failed());
+        }
+        System.out.flush();
+    }
+}

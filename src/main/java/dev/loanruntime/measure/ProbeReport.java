@@ -1,0 +1,79 @@
+package dev.loanruntime.measure;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What {@code probe} measured, as written to {@code --json}: the configuration, every request of every round
+ * (offsets and durations in ms from the round's start), and the summary over rounds.
+ */
+record ProbeReport(Config config, List<Round> rounds, Summary summary) {
+
+    record Config(String url, String heavy, int heavyCount, String light, int lightCount, long gapMs, int rounds,
+                  boolean keepAlive, String label) {
+    }
+
+    record Round(int round, List<Request> requests) {
+    }
+
+    /**
+     * @param kind       "heavy" or "light"
+     * @param startMs    when it was sent, ms after the round started
+     * @param durationMs until the whole response was read
+     * @param status     HTTP status, 0 without a response
+     * @param error      "connect", "timeout", "closed", "other", or null
+     */
+    record Request(String name, String kind, double startMs, double durationMs, int status, String error) {
+        static Request of(String name, String kind, long roundStartNanos, Outcome o) {
+            return new Request(name, kind, round3((o.startNanos() - roundStartNanos) / 1e6), round3(o.millis()),
+                    o.status(), o.error() == null ? null : o.error().label());
+        }
+
+        boolean ok() {
+            return error == null && status < 400;
+        }
+    }
+
+    /**
+     * Medians and maxima over every round's requests, in seconds.
+     *
+     * @param lightOverHeavy median light duration divided by median heavy duration: near 1 when the light
+     *                       requests waited for the heavy work, near 0 when they did not
+     */
+    record Summary(double heavyMedianS, double heavyMaxS, double lightMedianS, double lightMaxS, double lightOverHeavy,
+                   int failed) {
+        static Summary of(List<Round> rounds) {
+            double[] heavy = durations(rounds, "heavy");
+            double[] light = durations(rounds, "light");
+            int failed = (int) rounds.stream().flatMap(r -> r.requests().stream()).filter(r -> !r.ok()).count();
+            double heavyMedian = median(heavy) / 1000;
+            double lightMedian = median(light) / 1000;
+            return new Summary(round3(heavyMedian), round3(max(heavy) / 1000), round3(lightMedian),
+                    round3(max(light) / 1000), heavyMedian == 0 ? 0 : Math.round(lightMedian / heavyMedian * 1e4) / 1e4,
+                    failed);
+        }
+
+        private static double[] durations(List<Round> rounds, String kind) {
+            return rounds.stream().flatMap(r -> r.requests().stream()).filter(r -> r.kind().equals(kind))
+                    .mapToDouble(Request::durationMs).toArray();
+        }
+    }
+
+    static double median(double[] values) {
+        if (values.length == 0) {
+            return 0;
+        }
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    private static double max(double[] values) {
+        return Arrays.stream(values).max().orElse(0);
+    }
+
+    static double round3(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}

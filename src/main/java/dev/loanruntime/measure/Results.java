@@ -1,0 +1,39 @@
+package dev.loanruntime.measure;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+/** Reads and writes the measurement JSON files. Blocks on file I/O; thread-safe. */
+final class Results {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private Results() {
+    }
+
+    static void write(Path file, Object report) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            MAPPER.writeValue(file.toFile(), report);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    /** The file's JSON tree; the error names the file. */
+    static JsonNode read(Path file) {
+        try {
+            return MAPPER.readTree(file.toFile());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read measurement JSON " + file + ": " + e.getMessage());
+        }
+    }
+}

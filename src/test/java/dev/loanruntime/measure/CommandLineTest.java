@@ -1,0 +1,188 @@
+package dev.loanruntime.measure;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.imageio.ImageIO;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.loanruntime.Main;
+import dev.loanruntime.testing.ServerProcess;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
+
+/** probe, load and chart as a user runs them: output lines, JSON files, PNGs and exit codes. */
+class CommandLineTest {
+    private static final Pattern LESSON_LINE = Pattern.compile("(?m)^(heavy|light-\\d)\\s+(\\d+\\.\\d{3}) s$");
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
+        ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Run(code, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+    }
+
+    private static double heavy(String output) {
+        return durations(output, "heavy")[0];
+    }
+
+    private static double lightMedian(String output) {
+        double[] light = durations(output, "light-");
+        return ProbeReport.median(light);
+    }
+
+    private static double[] durations(String output, String prefix) {
+        Matcher m = LESSON_LINE.matcher(output);
+        List<Double> found = new java.util.ArrayList<>();
+        while (m.find()) {
+            if (m.group(1).startsWith(prefix)) {
+                found.add(Double.parseDouble(m.group(2)));
+            }
+        }
+        if (found.isEmpty()) {
+            throw new AssertionError("no line for " + prefix + " in:\n" + output);
+        }
+        return found.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    @Test
+    void probePrintsTheLessonsLinesAndLightRequestsWaitForBlockingWorkOnOneCarrier() throws IOException {
+        try (ServerProcess server = ServerProcess.serve(List.of(), "--carriers", "1")) {
+            Path json = dir.resolve("probe.json");
+            // A longer gap than the lesson's 50 ms, so that on a busy machine the derivation has begun.
+            Run blocking = run("probe", "--url", server.baseUri(), "--heavy", "/member/verify-blocking",
+                    "--gap-ms", "200", "--json", json.toString());
+            Run pooled = run("probe", "--url", server.baseUri(), "--heavy", "/member/verify-pooled", "--gap-ms", "200");
+
+            assertThat(blocking.err(), blocking.code(), is(0));
+            assertThat(pooled.err(), pooled.code(), is(0));
+            Matcher lines = LESSON_LINE.matcher(blocking.out());
+            int count = 0;
+            while (lines.find()) {
+                count++;
+            }
+            assertThat(blocking.out(), count, is(5));
+            // Generous margins: the light requests waited for most of the derivation, or for almost none of it.
+            assertThat(blocking.out(), lightMedian(blocking.out()), greaterThan(0.5 * heavy(blocking.out())));
+            assertThat(pooled.out(), lightMedian(pooled.out()), lessThan(0.25 * heavy(pooled.out())));
+
+            JsonNode report = Results.read(json);
+            assertThat(report.path("config").path("heavy").asText(), is("/member/verify-blocking"));
+            assertThat(report.path("rounds").get(0).path("requests").size(), is(5));
+            assertThat(report.path("rounds").get(0).path("requests").get(1).path("startMs").asDouble(),
+                    greaterThan(195.0)); // the light requests left --gap-ms after the round started
+        }
+    }
+
+    @Test
+    void loadPrintsConfigurationThenPercentilesAndWritesJson() {
+        try (TestServer server = new TestServer()) {
+            Path json = dir.resolve("load.json");
+            Run r = run("load", "--url", server.target().toString(), "--path", "/sleep?ms=10", "--requests", "20",
+                    "--concurrency", "2", "--watch-pid", Long.toString(ProcessHandle.current().pid()),
+                    "--json", json.toString());
+
+            assertThat(r.err(), r.code(), is(0));
+            assertThat(r.out(), r.out().lines().findFirst().orElse(""), containsString("mode=closed concurrency=2"));
+            for (String line : List.of("throughput", "p50", "p90", "p99", "p99.9", "max", "errors      none", "server")) {
+                assertThat(r.out(), containsString(line));
+            }
+            JsonNode report = Results.read(json);
+            assertThat(report.path("requests").asLong(), is(20L));
+            assertThat(report.path("latencyMs").path("p50").asDouble(), greaterThan(9.9));
+            assertThat(report.path("server").path("peakThreads").asInt(), greaterThan(0));
+            assertThat(report.path("cdf").size(), greaterThan(2));
+        }
+    }
+
+    @Test
+    void badUrlExitsWithTwoAndOneLineNamingIt() {
+        Run r = run("probe", "--url", "localhost:8430", "--heavy", "/member/verify-blocking");
+
+        assertThat(r.code(), is(2));
+        assertThat(r.err().strip().lines().count(), is(1L));
+        assertThat(r.err(), containsString("--url"));
+        assertThat(r.err(), containsString("'localhost:8430'"));
+    }
+
+    @Test
+    void unreachableHostExitsWithTwoAndSaysSo() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            closedPort = socket.getLocalPort();
+        }
+        Run r = run("load", "--url", "http://127.0.0.1:" + closedPort, "--requests", "1");
+
+        assertThat(r.code(), is(2));
+        assertThat(r.err().strip().lines().count(), is(1L));
+        assertThat(r.err(), containsString("cannot connect to http://127.0.0.1:" + closedPort));
+        assertThat(r.out(), not(containsString("throughput")));
+    }
+
+    @Test
+    void bothDurationAndRequestsIsAUsageError() {
+        try (TestServer server = new TestServer()) {
+            Run r = run("load", "--url", server.target().toString(), "--duration", "1s", "--requests", "5");
+
+            assertThat(r.code(), is(2));
+            assertThat(r.err(), containsString("--duration"));
+        }
+    }
+
+    @Test
+    void chartsAreDrawnFromTheJsonFiles() throws IOException {
+        try (TestServer server = new TestServer()) {
+            Path probe = dir.resolve("p.json");
+            Path load = dir.resolve("l.json");
+            assertThat(run("probe", "--url", server.target().toString(), "--heavy", "/sleep?ms=100",
+                    "--light", "/fast", "--json", probe.toString()).code(), is(0));
+            assertThat(run("load", "--url", server.target().toString(), "--path", "/fast", "--requests", "50",
+                    "--json", load.toString()).code(), is(0));
+
+            Path timeline = dir.resolve("timeline.png");
+            Path cdf = dir.resolve("cdf.png");
+            Path scaling = dir.resolve("scaling.png");
+            for (Run r : List.of(run("chart", "timeline", "--out", timeline.toString(), probe.toString()),
+                    run("chart", "cdf", "--log", "--out", cdf.toString(), load.toString(), load.toString()),
+                    run("chart", "scaling", "--mark", "2", "--out", scaling.toString(), "1=" + load, "2=" + load))) {
+                assertThat(r.err(), r.code(), is(0));
+            }
+            for (Path png : List.of(timeline, cdf, scaling)) {
+                assertThat(png.toString(), ImageIO.read(png.toFile()).getWidth(), greaterThan(500));
+            }
+            assertThat(Files.size(timeline), greaterThan(1000L));
+            assertThat(run("chart", "scaling", "--out", scaling.toString(), "x=" + load).code(), is(2));
+        }
+    }
+}
