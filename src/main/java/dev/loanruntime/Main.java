@@ -6,6 +6,8 @@ import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import dev.loanruntime.cluster.ClusterCommand;
+
 /**
  * The command line: {@code serve} (the default), and the measurement and cluster commands. Bad usage exits with
  * status 2 and one line that names the bad value.
@@ -15,7 +17,7 @@ import picocli.CommandLine.Command;
          versionProvider = Main.Version.class,
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
                  + "Without a subcommand, runs 'serve'.",
-         subcommands = {ServeCommand.class, CommandLine.HelpCommand.class})
+         subcommands = {ServeCommand.class, ClusterCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 

@@ -7,7 +7,7 @@ import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 
 /** The options of one server process, shared by {@code serve} and by the commands that start servers. */
-final class ServeArgs {
+public final class ServeArgs {
     @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",
             description = "Address to bind (default: ${DEFAULT-VALUE}).")
     String host;
@@ -45,7 +45,7 @@ final class ServeArgs {
     int maxDerivations;
 
     /** Validated options; the error names the option and what it accepts. */
-    ServeOptions toOptions(CommandLine commandLine) {
+    public ServeOptions toOptions(CommandLine commandLine) {
         try {
             return new ServeOptions(host, port, threads, platformThreads,
                     carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,

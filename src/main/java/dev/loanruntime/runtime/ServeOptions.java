@@ -12,6 +12,7 @@ package dev.loanruntime.runtime;
  * @param cryptoThreads   platform threads that run pooled derivations
  * @param cryptoQueue     pooled derivations that may wait for a crypto thread before requests are refused
  * @param maxDerivations  derivations that may hold their memory at once (0: derived from the heap)
+ * @param workerId        this process's id in a cluster (1..N), 0 when it serves alone
  */
 public record ServeOptions(String host,
                            int port,
@@ -20,7 +21,8 @@ public record ServeOptions(String host,
                            int carriers,
                            int cryptoThreads,
                            int cryptoQueue,
-                           int maxDerivations) {
+                           int maxDerivations,
+                           int workerId) {
 
     public ServeOptions {
         if (host == null || host.isBlank()) {
@@ -32,6 +34,27 @@ public record ServeOptions(String host,
         check("--crypto-threads", cryptoThreads, 1, 256);
         check("--crypto-queue", cryptoQueue, 0, 100_000);
         check("--max-derivations", maxDerivations, 0, 1024);
+        check("--worker-id", workerId, 0, 1024);
+    }
+
+    /** A server that serves alone (not a cluster worker). */
+    public ServeOptions(String host, int port, ThreadModel threads, int platformThreads, int carriers,
+                        int cryptoThreads, int cryptoQueue, int maxDerivations) {
+        this(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue, maxDerivations, 0);
+    }
+
+    /** The same options for worker {@code id} of a cluster. */
+    public ServeOptions asWorker(int id) {
+        return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
+                maxDerivations, id);
+    }
+
+    /**
+     * Whether the listener binds with {@code SO_REUSEPORT}. Only cluster workers do: they must share one port, while
+     * a server started alone on a taken port should fail loudly instead of silently taking half of its traffic.
+     */
+    public boolean reusePort() {
+        return workerId > 0;
     }
 
     /** The defaults: the lesson's single machine, virtual threads, one carrier per core. */
