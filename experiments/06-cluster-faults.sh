@@ -53,6 +53,19 @@ stop_load
 read -r a_ok a_failed < <(load_counts "$OUT/a-load")
 stop_cluster
 
+# --- (b0) the mechanism: connections queued on a SO_REUSEPORT listener that closes ---------------------------
+queue_phase() { # migrate-value
+  if [ -n "$1" ]; then echo "$1" >"$MIGRATE"; fi
+  "$JAVA" experiments/ReusePortQueue.java 200 | tee -a "$OUT/b0-queue.txt"
+}
+: >"$OUT/b0-queue.txt"
+if [ -n "$ORIGINAL_MIGRATE" ] && [ -w "$MIGRATE" ]; then
+  queue_phase 0 && queue_phase 1
+  echo "$ORIGINAL_MIGRATE" >"$MIGRATE"
+else
+  queue_phase ""
+fi
+
 # --- (b) rolling restarts, tcp_migrate_req off and on ------------------------------------------------------
 roll_phase() { # label migrate-value
   local label="$1" value="$2" i
@@ -109,6 +122,9 @@ while read -r label ok failed rolls; do
   printf '%-34s %10s %10s %s\n' "(b) $ROLLS rolling restarts, $label" "$ok" "$failed" "each took ms: $rolls"
 done <"$OUT/b-results.txt"
 printf '%-34s %10s %10s %s\n' "(c) SIGKILL the primary" "-" "-" "$orphans_left of $WORKERS workers left after ${orphans_gone_ms} ms"
+while read -r line; do
+  printf '%-34s %s\n' "(b0) closing a listener" "$line"
+done <"$OUT/b0-queue.txt"
 
 {
   printf '{"workers":%s,"clients":%s,"kernel":"%s","killWorker":{"ok":%s,"failed":%s,"replacementAnsweredMs":%s},' \
@@ -120,6 +136,13 @@ printf '%-34s %10s %10s %s\n' "(c) SIGKILL the primary" "-" "-" "$orphans_left o
       "$ok" "$failed" "$(tr ' ' ',' <<<"$rolls")"
     sep=","
   done <"$OUT/b-results.txt"
+  printf '],"closingListener":['
+  sep=""
+  while read -r line; do
+    # tcp_migrate_req=0 clients=200 ... -> {"tcp_migrate_req":0,"clients":200,...}
+    printf '%s{%s}' "$sep" "$(sed 's/=absent/=null/; s/\([a-z_-]*\)=\([^ ]*\)/"\1":\2/g; s/ /,/g' <<<"$line")"
+    sep=","
+  done <"$OUT/b0-queue.txt"
   printf '],"killPrimary":{"workersLeft":%s,"allGoneMs":%s}}\n' "$orphans_left" "$orphans_gone_ms"
 } >"$OUT/results.json"
 echo "json: $OUT/results.json"
@@ -131,6 +154,17 @@ if [ -n "$replaced_ms" ]; then
 else
   echo "FAIL a killed worker is replaced: no new pid answered within 120 s"
 fi
+field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+while read -r line; do
+  migrate=$(field tcp_migrate_req "$line"); queued=$(field queued-on-closing-listener "$line"); reset=$(field reset "$line")
+  if [ "$migrate" = 1 ]; then
+    [ "$reset" -eq 0 ] && v=PASS || v=FAIL
+    echo "$v with tcp_migrate_req=1 the kernel hands a closing listener's queue to its siblings: $reset of $queued queued connections reset"
+  else
+    [ "$queued" -gt 0 ] && [ "$reset" -eq "$queued" ] && v=PASS || v=FAIL
+    echo "$v with tcp_migrate_req=$migrate closing a SO_REUSEPORT listener resets its queue: $reset of $queued queued connections reset"
+  fi
+done <"$OUT/b0-queue.txt"
 while read -r label ok failed rolls; do
   if [ "$failed" -eq 0 ]; then
     echo "PASS rolling restart loses no request ($label): 0 of $ok failed over $ROLLS restarts"

@@ -3,6 +3,7 @@
 # NAME (results go to experiments/results/$NAME).
 
 OUT="experiments/results/$NAME"
+rm -rf "$OUT"
 mkdir -p "$OUT"
 PRIMARY=""
 LOAD_PIDS=()
@@ -93,13 +94,12 @@ json_pid() {
 start_load() {
   local prefix="$1" clients="$2" path="$3" c
   local config="$OUT/load.curlrc"
-  : >"$config"
-  for _ in $(seq "${LOAD_MAX:-20000}"); do
-    printf 'url = "http://127.0.0.1:%s%s"\noutput = "/dev/null"\n' "$PORT" "$path" >>"$config"
-  done
+  awk -v n="${LOAD_MAX:-20000}" -v url="http://127.0.0.1:$PORT$path" \
+    'BEGIN { for (i = 0; i < n; i++) printf "url = \"%s\"\noutput = \"/dev/null\"\n", url }' >"$config"
   LOAD_PIDS=()
   for c in $(seq "$clients"); do
-    curl -s -K "$config" -H 'Connection: close' --max-time 10 -w '%{http_code}\n' >"$prefix.$c" 2>/dev/null &
+    # The codes go to stderr, which is unbuffered: stop_load kills curl, and a buffered stdout would lose its tail.
+    curl -s -K "$config" -H 'Connection: close' --max-time 10 -w '%{stderr}%{http_code}\n' 2>"$prefix.$c" &
     LOAD_PIDS+=($!)
   done
 }

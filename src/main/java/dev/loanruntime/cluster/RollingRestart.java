@@ -1,5 +1,9 @@
 package dev.loanruntime.cluster;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,6 +17,23 @@ final class RollingRestart {
 
     RollingRestart(Primary primary) {
         this.primary = primary;
+    }
+
+    /**
+     * A warning when this kernel resets, rather than hands over, the connections still queued in the listener of a
+     * worker that stops: Linux's net.ipv4.tcp_migrate_req (5.14+) set to 0, the default. Empty when it is 1 or absent.
+     */
+    static Optional<String> queueWarning(Path sysctl) {
+        try {
+            if (!"0".equals(Files.readString(sysctl).trim())) {
+                return Optional.empty();
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return Optional.of("loan-runtime cluster: note: net.ipv4.tcp_migrate_req is 0, so a worker that stops (rolling "
+                + "restart, SIGTERM) resets connections still queued in its listener; "
+                + "'sysctl -w net.ipv4.tcp_migrate_req=1' makes the kernel hand them to the other workers");
     }
 
     void start() {

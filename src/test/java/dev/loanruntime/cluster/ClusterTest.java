@@ -13,6 +13,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import dev.loanruntime.testing.ClusterProcess;
+import dev.loanruntime.testing.LoadLoop;
 import dev.loanruntime.testing.RawHttp;
 
 import static org.awaitility.Awaitility.await;
@@ -139,6 +140,32 @@ class ClusterTest {
                 assertThat(started.stream().filter(ClusterProcess::alive).toList(), empty());
             }
         }
+    }
+
+    @Test
+    void aRollingRestartUnderLoadLosesNoRequest() throws Exception {
+        int port = RawHttp.freePort();
+        try (ClusterProcess cluster = readyCluster(2, port)) {
+            Set<Long> before = cluster.workerPids();
+            LoadLoop load = LoadLoop.start(port, 3, Duration.ofMinutes(5));
+            await().atMost(START).until(() -> load.ok() >= 50);
+
+            signal("HUP", cluster.pid());
+            await().atMost(Duration.ofMinutes(3)).until(() -> cluster.output().contains("rolling restart done"));
+            int okAtRollEnd = load.ok();
+            await().atMost(START).until(() -> load.ok() >= okAtRollEnd + 50);
+            load.stop();
+
+            assertThat("requests that failed: " + load.failures(), load.failed(), is(0));
+            Set<Long> after = cluster.workerPids();
+            assertThat(after, hasSize(2));
+            assertThat(after.stream().filter(before::contains).toList(), empty());
+        }
+    }
+
+    private static void signal(String name, long pid) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start();
+        assertThat(kill.waitFor(), is(0));
     }
 
     @Test
