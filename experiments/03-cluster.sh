@@ -108,10 +108,10 @@ echo "INFO the spread is even on average, not 4/4/4: largest deviation $max_dev 
 # --- JSON and chart -------------------------------------------------------------------------------------------------
 {
   printf '{"workers":%s,"port":%s,"kernel":"%s","loans12":{' "$WORKERS" "$PORT" "$(uname -r)"
-  grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | cut -d: -f2 | sort | uniq -c | awk '{printf "%s\"%s\":%s", NR > 1 ? "," : "", $2, $1}'
+  grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | cut -d: -f2 | sort | uniq -c | awk '{printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $2, $1}'
   printf '},"killedPid":%s,"afterKillPids":[%s],"spread300":{' "$victim" \
     "$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | cut -d: -f2 | sort -u | paste -sd,)"
-  awk '{printf "%s\"%s\":%s", NR > 1 ? "," : "", $1, $2}' "$OUT/spread-300.txt"
+  awk '{printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $1, $2}' "$OUT/spread-300.txt"
   printf '},"primaryExit":%s,"workersLeft":%s}\n' "$primary_exit" "$left"
 } >"$OUT/results.json"
 awk 'BEGIN { w = 420; h = 60 + 40 * 3; printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"13\">\n", w, h
