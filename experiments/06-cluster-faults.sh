@@ -51,6 +51,7 @@ done
 sleep 2
 stop_load
 read -r a_ok a_failed < <(load_counts "$OUT/a-load")
+echo "failed requests, worker SIGKILL: $(load_failures "$OUT/a-load")" >"$OUT/failures.txt"
 stop_cluster
 
 # --- (b0) the mechanism: connections queued on a SO_REUSEPORT listener that closes ---------------------------
@@ -91,6 +92,7 @@ roll_phase() { # label migrate-value
   local ok failed
   read -r ok failed < <(load_counts "$OUT/b-$label-load")
   printf '%s %s %s %s\n' "$label" "$ok" "$failed" "${roll_ms[*]}" >>"$OUT/b-results.txt"
+  echo "failed requests, $label: $(load_failures "$OUT/b-$label-load")" >>"$OUT/failures.txt"
 }
 : >"$OUT/b-results.txt"
 if [ -n "$ORIGINAL_MIGRATE" ] && [ -w "$MIGRATE" ]; then
@@ -145,6 +147,7 @@ done <"$OUT/b0-queue.txt"
   done <"$OUT/b0-queue.txt"
   printf '],"killPrimary":{"workersLeft":%s,"allGoneMs":%s}}\n' "$orphans_left" "$orphans_gone_ms"
 } >"$OUT/results.json"
+cat "$OUT/failures.txt"
 echo "json: $OUT/results.json"
 echo
 

@@ -90,7 +90,8 @@ json_pid() {
 }
 
 # start_load FILE_PREFIX CLIENTS PATH: each client is one curl process requesting PATH on a new connection
-# per request ("Connection: close"), at most LOAD_MAX times, one status code per line ("000" = failed).
+# per request ("Connection: close"), at most LOAD_MAX times, one line per request: the status code ("000" = no
+# response) and curl's exit code (7 refused, 28 timed out, 52 empty reply, 56 reset).
 start_load() {
   local prefix="$1" clients="$2" path="$3" c
   local config="$OUT/load.curlrc"
@@ -99,7 +100,7 @@ start_load() {
   LOAD_PIDS=()
   for c in $(seq "$clients"); do
     # The codes go to stderr, which is unbuffered: stop_load kills curl, and a buffered stdout would lose its tail.
-    curl -s -K "$config" -H 'Connection: close' --max-time 10 -w '%{stderr}%{http_code}\n' 2>"$prefix.$c" &
+    curl -s -K "$config" -H 'Connection: close' --max-time 10 -w '%{stderr}%{http_code} %{exitcode}\n' 2>"$prefix.$c" &
     LOAD_PIDS+=($!)
   done
 }
@@ -114,6 +115,13 @@ stop_load() {
 # load_counts FILE_PREFIX -> "ok failed"
 load_counts() {
   cat "$1".* | awk '$1 == "200" { ok++ } $1 != "200" { bad++ } END { printf "%d %d\n", ok, bad }'
+}
+
+# load_failures FILE_PREFIX -> "code/exit:count ..." for the failed requests, or "none"
+load_failures() {
+  local f
+  f=$(cat "$1".* | awk '$1 != "200" { n[$1 "/curl-exit-" $2]++ } END { for (k in n) printf "%s:%d ", k, n[k] }')
+  echo "${f:-none}"
 }
 
 stop_cluster() {

@@ -10,10 +10,12 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
 /**
@@ -21,8 +23,8 @@ import java.util.function.IntFunction;
  * a crash loop), replaces them one by one on request (rolling restart), and stops them all.
  *
  * <p>Every state change runs on one control thread, so the state needs no locks: process exits, readiness,
- * signals and timers all post tasks to it. Only {@link #run()} blocks, on the caller's thread, until the cluster
- * has stopped.
+ * signals and timers all post tasks to it. {@link #run()} blocks the caller's thread until the cluster has stopped;
+ * {@link #stop(int)}, the last task, blocks the control thread while the workers exit.
  */
 final class Primary {
     private final Settings settings;
@@ -84,7 +86,7 @@ final class Primary {
     void post(Runnable task) {
         try {
             control.execute(task);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // already stopped
         }
     }
@@ -227,7 +229,7 @@ final class Primary {
     }
 
     /** Runs {@code task} on the control thread when {@code future} completes, however it completes. */
-    <T> void then(CompletableFuture<T> future, java.util.function.BiConsumer<T, Throwable> task) {
+    <T> void then(CompletableFuture<T> future, BiConsumer<T, Throwable> task) {
         future.whenCompleteAsync(task, control);
     }
 }

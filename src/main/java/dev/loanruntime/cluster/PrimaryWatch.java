@@ -23,10 +23,11 @@ public final class PrimaryWatch {
      * thread) and halts the JVM if it has not exited {@link #ORPHAN_GRACE} later. Returns at once.
      */
     public static void start(Runnable stop) {
-        start(System.in, stop, ORPHAN_GRACE);
+        // In-flight requests had their chance; nobody will replace or stop this process any more.
+        start(System.in, stop, ORPHAN_GRACE, () -> Runtime.getRuntime().halt(1));
     }
 
-    static Thread start(InputStream primaryPipe, Runnable stop, Duration grace) {
+    static Thread start(InputStream primaryPipe, Runnable stop, Duration grace, Runnable halt) {
         return Thread.ofPlatform().daemon().name("primary-watch").start(() -> {
             drain(primaryPipe);
             LOGGER.log(System.Logger.Level.WARNING, "the primary is gone; this worker stops");
@@ -36,8 +37,7 @@ public final class PrimaryWatch {
                 } catch (InterruptedException e) {
                     return;
                 }
-                // In-flight requests had their chance; nobody will replace or stop this process any more.
-                Runtime.getRuntime().halt(1);
+                halt.run();
             });
             stop.run();
         });

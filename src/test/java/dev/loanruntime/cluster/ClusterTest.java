@@ -156,7 +156,9 @@ class ClusterTest {
             await().atMost(START).until(() -> load.ok() >= okAtRollEnd + 50);
             load.stop();
 
-            assertThat("requests that failed: " + load.failures(), load.failed(), is(0));
+            // Retried: connections the kernel reset when a listener closed with them in its queue (see README).
+            assertThat("requests that failed: " + load.failures() + ", retried: " + load.retried(), load.failed(), is(0));
+            assertThat("retried of " + load.ok(), load.retried(), lessThanOrEqualTo(Math.max(5, load.ok() / 100)));
             Set<Long> after = cluster.workerPids();
             assertThat(after, hasSize(2));
             assertThat(after.stream().filter(before::contains).toList(), empty());

@@ -10,13 +10,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A bounded steady load for fault tests: a few platform threads, each sending {@code GET /books} on a new connection
- * per request until {@link #stop()} or a deadline. Counts successes and failures (a reset, a refused connection or a
- * status other than 200) and keeps the first failures' messages.
+ * per request until {@link #stop()} or a deadline. Counts successes and failures (a refused connection, a second
+ * connection without response, a broken response or a status other than 200) and keeps the first failures'
+ * messages. A connection reset before any response byte is retried once and counted in {@link #retried()}.
  */
 public final class LoadLoop {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicInteger ok = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger retried = new AtomicInteger();
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final List<Thread> clients = new ArrayList<>();
 
@@ -39,7 +41,15 @@ public final class LoadLoop {
 
     private void once(int port) {
         try {
-            RawHttp.Response response = RawHttp.get(port, "/books");
+            RawHttp.Response response;
+            try {
+                response = RawHttp.get(port, "/books");
+            } catch (RawHttp.NoResponseException e) {
+                // Reset before any response byte: no server answered it, so it is sent again, once, like an
+                // HTTP client does with an idempotent request. A refused connection is not retried.
+                retried.incrementAndGet();
+                response = RawHttp.get(port, "/books");
+            }
             if (response.status() == 200) {
                 ok.incrementAndGet();
                 return;
@@ -67,6 +77,11 @@ public final class LoadLoop {
 
     public int ok() {
         return ok.get();
+    }
+
+    /** Requests sent a second time because the first connection got no response at all. */
+    public int retried() {
+        return retried.get();
     }
 
     public int failed() {

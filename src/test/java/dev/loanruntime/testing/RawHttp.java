@@ -51,13 +51,18 @@ public final class RawHttp {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             socket.setSoTimeout(30_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
             // Read exactly one response: the server may keep the socket open after its last byte.
             InputStream in = new BufferedInputStream(socket.getInputStream());
-            String statusLine = line(in);
+            String statusLine;
+            try {
+                OutputStream out = socket.getOutputStream();
+                out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                statusLine = line(in);
+            } catch (IOException e) {
+                throw new NoResponseException(e);
+            }
             if (!statusLine.startsWith("HTTP/1.1 ")) {
                 throw new IOException("not an HTTP response: '" + statusLine + "'");
             }
@@ -105,6 +110,16 @@ public final class RawHttp {
             }
         }
         return line.toString();
+    }
+
+    /**
+     * The connection was accepted by the kernel but closed or reset before a single response byte: no server
+     * answered the request, so a client may send it again (RFC 9110, 9.2.2, for idempotent methods).
+     */
+    public static final class NoResponseException extends IOException {
+        NoResponseException(IOException cause) {
+            super("no response: " + cause, cause);
+        }
     }
 
     /** A port that was free a moment ago: bound to port 0, read, closed. For servers that cannot use port 0. */
