@@ -1,5 +1,6 @@
 package dev.loanruntime;
 
+import java.net.StandardSocketOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -11,6 +12,7 @@ import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.Metrics;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
@@ -68,10 +70,15 @@ public final class LoanServer implements AutoCloseable {
                 new CatalogService(), runtime);
         ErrorResponses.register(routing);
 
-        this.server = WebServer.builder()
+        WebServerConfig.Builder builder = WebServer.builder()
                 .config(config.get("server"))
                 .host(options.host())
-                .port(options.port())
+                .port(options.port());
+        if (options.reusePort()) {
+            // Cluster workers: every worker binds the same port and the kernel spreads connections among them.
+            builder.putListenerSocketOption(StandardSocketOptions.SO_REUSEPORT, true);
+        }
+        this.server = builder
                 .directHandlers(ErrorResponses.directHandlers())
                 .addFeature(observe())
                 .routing(routing)
@@ -83,7 +90,7 @@ public final class LoanServer implements AutoCloseable {
      * Starts a server. Call {@link Carriers#configure(int)} first, before any virtual thread exists, when the carrier
      * count must change; this method refuses to start when the JVM runs more carriers than asked for.
      *
-     * @throws IllegalStateException when the carrier setting did not take effect
+     * @throws IllegalStateException when the carrier setting did not take effect, or the server cannot listen
      */
     public static LoanServer start(ServeOptions options, Config config) {
         return start(options, config, new BouncyCastleScrypt());
@@ -94,6 +101,12 @@ public final class LoanServer implements AutoCloseable {
         Carriers.Observation carriers = Carriers.verify(options.carriers());
         LoanServer loanServer = new LoanServer(options, config, carriers, hasher);
         loanServer.server.start();
+        if (!loanServer.server.isRunning()) {
+            // Helidon logs why (e.g. the port is taken) and returns instead of throwing.
+            loanServer.close();
+            throw new IllegalStateException("cannot listen on " + options.host() + ":" + options.port()
+                    + " (the port is taken, or the address is not this machine's)");
+        }
         return loanServer;
     }
 

@@ -6,6 +6,7 @@ import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import dev.loanruntime.cluster.ClusterCommand;
 import dev.loanruntime.measure.ChartCommand;
 import dev.loanruntime.measure.LoadCommand;
 import dev.loanruntime.measure.ProbeCommand;
@@ -19,8 +20,8 @@ import dev.loanruntime.measure.ProbeCommand;
          versionProvider = Main.Version.class,
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
                  + "Without a subcommand, runs 'serve'.",
-         subcommands = {ServeCommand.class, ProbeCommand.class, LoadCommand.class, ChartCommand.class,
-                 CommandLine.HelpCommand.class})
+         subcommands = {ServeCommand.class, ClusterCommand.class, ProbeCommand.class, LoadCommand.class,
+                 ChartCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 

@@ -12,7 +12,7 @@ import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.store.StoreUri;
 
 /** The options of one server process, shared by {@code serve} and by the commands that start servers. */
-final class ServeArgs {
+public final class ServeArgs {
     @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",
             description = "Address to bind (default: ${DEFAULT-VALUE}).")
     String host;
@@ -66,7 +66,7 @@ final class ServeArgs {
     long sessionTtlSeconds;
 
     /** Validated options; the error names the option and what it accepts. */
-    ServeOptions toOptions(CommandLine commandLine) {
+    public ServeOptions toOptions(CommandLine commandLine) {
         try {
             return new ServeOptions(host, port, threads, platformThreads,
                     carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,

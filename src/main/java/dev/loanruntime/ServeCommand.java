@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import sun.misc.Signal;
 
+import dev.loanruntime.cluster.PrimaryWatch;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.RuntimeService;
 import dev.loanruntime.runtime.ServeOptions;
@@ -24,12 +25,16 @@ final class ServeCommand implements Callable<Integer> {
     @Mixin
     ServeArgs args;
 
+    // Set by the cluster primary (through LOAN_WORKER_ID) for the workers it starts; not for people.
+    @CommandLine.Option(names = "--worker-id", defaultValue = "0", hidden = true)
+    int workerId;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws InterruptedException {
-        ServeOptions options = args.toOptions(spec.commandLine());
+        ServeOptions options = args.toOptions(spec.commandLine()).asWorker(workerId);
         // Before anything can create a virtual thread: the JDK reads these once, at the first one.
         Carriers.configure(options.carriers());
         LogConfig.configureRuntime();
@@ -53,6 +58,9 @@ final class ServeCommand implements Callable<Integer> {
         // Our own handlers, so that a requested stop ends with status 0 rather than 128 + signal.
         Signal.handle(new Signal("TERM"), signal -> stop.countDown());
         Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        if (options.workerId() > 0) {
+            PrimaryWatch.start(stop::countDown);
+        }
         stop.await();
         server.close();
         System.out.println("loan-runtime stopped pid=" + ProcessHandle.current().pid());

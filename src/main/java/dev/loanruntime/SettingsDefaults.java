@@ -31,11 +31,25 @@ final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
             return null;
         }
         String key = option.longestName().substring(2);
-        String fromEnv = env.get(envName(key));
+        // A command may give an option its own default first: `cluster` listens on loan.cluster.port (8431),
+        // LOAN_CLUSTER_PORT, not on serve's port.
+        String command = option.command() == null ? null : option.command().name();
+        if (command != null && !command.equals("serve")) {
+            String scoped = lookup(command + "-" + key, config.get("loan").get(command).get(key));
+            if (scoped != null) {
+                return scoped;
+            }
+        }
+        String general = lookup(key, config.get("loan").get(key));
+        return general != null ? general : option.defaultValue();
+    }
+
+    private String lookup(String envKey, Config node) {
+        String fromEnv = env.get(envName(envKey));
         if (fromEnv != null && !fromEnv.isBlank()) {
             return fromEnv.trim();
         }
-        return config.get("loan").get(key).asString().orElse(option.defaultValue());
+        return node.asString().orElse(null);
     }
 
     /** {@code crypto-threads} is read from {@code LOAN_CRYPTO_THREADS}. */

@@ -38,6 +38,7 @@ public final class RuntimeService implements HttpService {
     public Report report() {
         var derivations = pool.derivations();
         return new Report(ProcessHandle.current().pid(),
+                options.workerId(),
                 options.threads().label(),
                 carriers.carriers(),
                 carriers.source(),
@@ -54,8 +55,9 @@ public final class RuntimeService implements HttpService {
                 Runtime.getRuntime().maxMemory() / (1024 * 1024));
     }
 
-    /** What {@code /runtime} reports. */
+    /** What {@code /runtime} reports; {@code workerId} is 0 outside a cluster. */
     public record Report(long pid,
+                         int workerId,
                          String threadModel,
                          int carriers,
                          String carriersObservedBy,

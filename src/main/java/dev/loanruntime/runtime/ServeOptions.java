@@ -20,6 +20,7 @@ import dev.loanruntime.store.StoreUri;
  * @param store           where the loan counter and the sessions live
  * @param memberCost      scrypt cost of the members' password hashes
  * @param sessionTtl      how long a member's session lives
+ * @param workerId        this process's id in a cluster (1..N), 0 when it serves alone
  */
 public record ServeOptions(String host,
                            int port,
@@ -31,7 +32,8 @@ public record ServeOptions(String host,
                            int maxDerivations,
                            StoreUri store,
                            ScryptCost memberCost,
-                           Duration sessionTtl) {
+                           Duration sessionTtl,
+                           int workerId) {
     /** The longest session: one day. */
     public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
 
@@ -53,13 +55,36 @@ public record ServeOptions(String host,
                     + "lesson's memory (128 * r * N <= 64 MiB) and p <= 64 but was '" + memberCost.label() + "'");
         }
         check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1, MAX_SESSION_TTL.toSeconds());
+        check("--worker-id", workerId, 0, 1024);
     }
 
-    /** Options with process-local state, the lesson's member cost and half-hour sessions. */
+    /** Options of a server that serves alone, with process-local state, the lesson's member cost and half-hour sessions. */
     public ServeOptions(String host, int port, ThreadModel threads, int platformThreads, int carriers,
                         int cryptoThreads, int cryptoQueue, int maxDerivations) {
         this(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue, maxDerivations,
                 StoreUri.parse("local"), ScryptCost.LESSON, Duration.ofMinutes(30));
+    }
+
+    /** Options of a server that serves alone (not a cluster worker). */
+    public ServeOptions(String host, int port, ThreadModel threads, int platformThreads, int carriers,
+                        int cryptoThreads, int cryptoQueue, int maxDerivations,
+                        StoreUri store, ScryptCost memberCost, Duration sessionTtl) {
+        this(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue, maxDerivations,
+                store, memberCost, sessionTtl, 0);
+    }
+
+    /** The same options for worker {@code id} of a cluster. */
+    public ServeOptions asWorker(int id) {
+        return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
+                maxDerivations, store, memberCost, sessionTtl, id);
+    }
+
+    /**
+     * Whether the listener binds with {@code SO_REUSEPORT}. Only cluster workers do: they must share one port, while
+     * a server started alone on a taken port should fail loudly instead of silently taking half of its traffic.
+     */
+    public boolean reusePort() {
+        return workerId > 0;
     }
 
     /** The defaults: the lesson's single machine, virtual threads, one carrier per core. */

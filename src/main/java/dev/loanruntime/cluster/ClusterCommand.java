@@ -1,0 +1,88 @@
+package dev.loanruntime.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import sun.misc.Signal;
+
+import dev.loanruntime.ServeArgs;
+import dev.loanruntime.runtime.ServeOptions;
+
+/**
+ * {@code cluster}: a primary that runs N worker JVMs, each serving on the same host and port with
+ * {@code SO_REUSEPORT}. SIGTERM/SIGINT stop them all (exit 0); SIGHUP replaces them one at a time.
+ */
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+         description = {"Run several worker JVMs of the loan service on one port (SO_REUSEPORT); the kernel spreads "
+                 + "connections among them. A worker that dies is replaced; SIGHUP replaces all of them one at a "
+                 + "time; SIGTERM or SIGINT stops them all.",
+                 "Every serve option is passed to each worker. Defaults come from LOAN_CLUSTER_<OPTION> or "
+                         + "application.yaml (loan.cluster.<option>), then as for serve."})
+public final class ClusterCommand implements Callable<Integer> {
+    @Mixin
+    ServeArgs serve;
+
+    @Option(names = "--workers", defaultValue = "3", paramLabel = "N",
+            description = "Worker processes (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--kill-timeout", defaultValue = "15", paramLabel = "SECONDS",
+            description = "How long a stopping worker may finish its requests before SIGKILL; longer than the "
+                    + "server's shutdown grace period (default: ${DEFAULT-VALUE}).")
+    int killTimeout;
+
+    @Option(names = "--start-timeout", defaultValue = "60", paramLabel = "SECONDS",
+            description = "How long a new worker may take to listen before it counts as failed "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int startTimeout;
+
+    @Option(names = "--min-uptime", defaultValue = "5", paramLabel = "SECONDS",
+            description = "A worker that dies sooner after it started listening, or before, failed fast "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int minUptime;
+
+    @Option(names = "--max-fast-failures", defaultValue = "10", paramLabel = "N",
+            description = "Fast failures in a row of one worker after which the cluster stops with status 1 "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int maxFastFailures;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        ServeOptions options = serve.toOptions(spec.commandLine());
+        check("--workers", workers, 1, 64);
+        check("--kill-timeout", killTimeout, 1, 3600);
+        check("--start-timeout", startTimeout, 1, 3600);
+        check("--min-uptime", minUptime, 0, 3600);
+        check("--max-fast-failures", maxFastFailures, 1, 1000);
+        if (options.port() == 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '--port': "
+                    + "expected an integer from 1 to 65535 but was '0' (workers must share one known port)");
+        }
+        Primary.Settings settings = new Primary.Settings(workers, Duration.ofSeconds(killTimeout),
+                Duration.ofSeconds(startTimeout),
+                RestartPolicy.Settings.of(Duration.ofSeconds(minUptime), maxFastFailures));
+        RollingRestart.queueWarning(Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).ifPresent(System.err::println);
+        WorkerLauncher launcher = new WorkerLauncher(options);
+        Primary primary = new Primary(settings, launcher::builder, System.out, System.err);
+        // Our own handlers: a requested stop stops the workers first and then exits 0, not 128 + signal.
+        Signal.handle(new Signal("TERM"), signal -> primary.requestStop());
+        Signal.handle(new Signal("INT"), signal -> primary.requestStop());
+        Signal.handle(new Signal("HUP"), signal -> primary.requestRollingRestart());
+        return primary.run();
+    }
+
+    private void check(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '" + option
+                    + "': expected an integer from " + min + " to " + max + " but was '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,235 @@
+package dev.loanruntime.cluster;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.IntFunction;
+
+/**
+ * The cluster's primary: starts one worker JVM per slot, replaces a worker that dies (with back-off, giving up on
+ * a crash loop), replaces them one by one on request (rolling restart), and stops them all.
+ *
+ * <p>Every state change runs on one control thread, so the state needs no locks: process exits, readiness,
+ * signals and timers all post tasks to it. {@link #run()} blocks the caller's thread until the cluster has stopped;
+ * {@link #stop(int)}, the last task, blocks the control thread while the workers exit.
+ */
+final class Primary {
+    private final Settings settings;
+    private final IntFunction<ProcessBuilder> workerBuilder;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final ScheduledExecutorService control = Executors.newSingleThreadScheduledExecutor(
+            task -> Thread.ofPlatform().daemon().name("cluster-control").unstarted(task));
+    private final List<Slot> slots = new ArrayList<>();
+    private final Set<WorkerProcess> live = new HashSet<>();
+    private final CompletableFuture<Integer> result = new CompletableFuture<>();
+    private final RollingRestart rolling;
+    private boolean stopping;
+    private boolean announcedReady;
+
+    /**
+     * @param workers      worker processes to keep running
+     * @param killTimeout  how long a stopping worker may take before SIGKILL
+     * @param startTimeout how long a new worker may take to become ready before it counts as failed
+     * @param restart      back-off and crash-loop limits
+     */
+    record Settings(int workers, Duration killTimeout, Duration startTimeout, RestartPolicy.Settings restart) {
+    }
+
+    /** One worker id and the process that currently holds it. Control thread only. */
+    static final class Slot {
+        final int id;
+        final RestartPolicy policy;
+        WorkerProcess current;
+        ScheduledFuture<?> pendingStart;
+
+        Slot(int id, RestartPolicy policy) {
+            this.id = id;
+            this.policy = policy;
+        }
+    }
+
+    Primary(Settings settings, IntFunction<ProcessBuilder> workerBuilder, PrintStream out, PrintStream err) {
+        this.settings = settings;
+        this.workerBuilder = workerBuilder;
+        this.out = out;
+        this.err = err;
+        for (int id = 1; id <= settings.workers(); id++) {
+            slots.add(new Slot(id, new RestartPolicy(settings.restart())));
+        }
+        this.rolling = new RollingRestart(this);
+    }
+
+    /** Starts the workers and blocks until the cluster has stopped; returns the primary's exit status. */
+    int run() {
+        out.println("primary pid=" + ProcessHandle.current().pid() + ", worker count=" + settings.workers());
+        control.execute(() -> slots.forEach(this::launch));
+        int code = result.join();
+        control.shutdownNow();
+        return code;
+    }
+
+    /** Posts {@code task} to the control thread; from any thread, e.g. a signal handler. */
+    void post(Runnable task) {
+        try {
+            control.execute(task);
+        } catch (RejectedExecutionException e) {
+            // already stopped
+        }
+    }
+
+    /** SIGTERM/SIGINT: stop every worker and exit 0. */
+    void requestStop() {
+        post(() -> stop(0));
+    }
+
+    /** SIGHUP: replace the workers one at a time. */
+    void requestRollingRestart() {
+        post(rolling::start);
+    }
+
+    // --- control thread from here on ---
+
+    List<Slot> slots() {
+        return slots;
+    }
+
+    boolean stopping() {
+        return stopping;
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
+    PrintStream err() {
+        return err;
+    }
+
+    Duration killTimeout() {
+        return settings.killTimeout();
+    }
+
+    private void launch(Slot slot) {
+        slot.pendingStart = null;
+        if (stopping) {
+            return;
+        }
+        WorkerProcess worker = spawn(slot.id);
+        if (worker != null) {
+            slot.current = worker;
+        }
+    }
+
+    /** Starts a worker process for {@code id} and watches it; null (after stopping the cluster) if it cannot. */
+    WorkerProcess spawn(int id) {
+        WorkerProcess worker;
+        try {
+            worker = WorkerProcess.start(id, workerBuilder.apply(id), out, err);
+        } catch (IOException e) {
+            err.println("loan-runtime cluster: cannot start worker " + id + ": " + e.getMessage());
+            stop(1);
+            return null;
+        }
+        live.add(worker);
+        out.println("worker " + id + " started pid=" + worker.pid());
+        worker.ready().copy()
+                .orTimeout(settings.startTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .whenCompleteAsync((at, failure) -> onReadyOrNot(worker, failure), control);
+        worker.exited().thenAcceptAsync(code -> onExit(worker, code), control);
+        return worker;
+    }
+
+    private void onReadyOrNot(WorkerProcess worker, Throwable failure) {
+        if (failure instanceof TimeoutException && worker.isAlive()) {
+            err.println("loan-runtime cluster: worker " + worker.id() + " pid=" + worker.pid() + " not ready after "
+                    + settings.startTimeout().toSeconds() + " s; killing it");
+            worker.kill();
+            return;
+        }
+        boolean allReady = slots.stream().allMatch(s -> s.current != null && s.current.upFor().isPresent());
+        if (failure == null && allReady && !announcedReady && !stopping) {
+            announcedReady = true;
+            out.println("cluster ready");
+        }
+    }
+
+    private void onExit(WorkerProcess worker, int code) {
+        live.remove(worker);
+        Slot slot = slots.get(worker.id() - 1);
+        if (stopping || slot.current != worker) {
+            return; // stopping, retired by a rolling restart, or a rolling restart's new worker that failed
+        }
+        slot.current = null;
+        switch (slot.policy.onExit(worker.upFor())) {
+            case RestartPolicy.Decision.GiveUp giveUp -> {
+                err.println("loan-runtime cluster: worker " + slot.id + " failed " + giveUp.fastFailures()
+                        + " times in a row (exit " + code + ", each time before it was up for "
+                        + settings.restart().minUptime().toSeconds() + " s); giving up"
+                        + (worker.lastError().isEmpty() ? "" : ". Its last error: " + worker.lastError()));
+                stop(1);
+            }
+            case RestartPolicy.Decision.Restart restart -> {
+                out.println("worker " + slot.id + " died pid=" + worker.pid() + " (exit " + code
+                        + "), starting a replacement in " + restart.delay().toMillis() + " ms");
+                slot.pendingStart = control.schedule(() -> launch(slot), restart.delay().toMillis(),
+                        TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** SIGTERM to every worker, SIGKILL to those still running after the kill timeout; then exit with {@code code}. */
+    void stop(int code) {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        slots.stream().filter(s -> s.pendingStart != null).forEach(s -> s.pendingStart.cancel(false));
+        List<WorkerProcess> workers = new ArrayList<>(live);
+        out.println("stopping " + workers.size() + " workers");
+        workers.forEach(WorkerProcess::terminate);
+        CompletableFuture<?> all = CompletableFuture.allOf(
+                workers.stream().map(WorkerProcess::finished).toArray(CompletableFuture[]::new));
+        try {
+            all.get(settings.killTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            workers.stream().filter(WorkerProcess::isAlive).forEach(w -> {
+                err.println("loan-runtime cluster: worker " + w.id() + " pid=" + w.pid() + " still running after "
+                        + settings.killTimeout().toSeconds() + " s; killing it");
+                w.kill();
+            });
+            awaitQuietly(all);
+        } catch (InterruptedException | ExecutionException e) {
+            workers.forEach(WorkerProcess::kill);
+            awaitQuietly(all);
+        }
+        out.println("cluster stopped");
+        result.complete(code);
+    }
+
+    private static void awaitQuietly(CompletableFuture<?> all) {
+        try {
+            all.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException | ExecutionException | TimeoutException ignored) {
+            // SIGKILL was sent; there is nothing more the primary can do
+        }
+    }
+
+    /** Runs {@code task} on the control thread when {@code future} completes, however it completes. */
+    <T> void then(CompletableFuture<T> future, BiConsumer<T, Throwable> task) {
+        future.whenCompleteAsync(task, control);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.loanruntime.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Replaces the workers one at a time: start the new worker, wait until it listens on the shared port, then stop the
+ * old one gracefully and wait until it has exited before the next. At every moment at least N workers listen, so a
+ * new connection always finds a listener. All methods run on the primary's control thread and never block.
+ */
+final class RollingRestart {
+    private final Primary primary;
+    private boolean running;
+
+    RollingRestart(Primary primary) {
+        this.primary = primary;
+    }
+
+    /**
+     * A warning when this kernel resets, rather than hands over, the connections still queued in the listener of a
+     * worker that stops: Linux's net.ipv4.tcp_migrate_req (5.14+) set to 0, the default. Empty when it is 1 or absent.
+     */
+    static Optional<String> queueWarning(Path sysctl) {
+        try {
+            if (!"0".equals(Files.readString(sysctl).trim())) {
+                return Optional.empty();
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        return Optional.of("loan-runtime cluster: note: net.ipv4.tcp_migrate_req is 0, so a worker that stops (rolling "
+                + "restart, SIGTERM) resets connections still queued in its listener; "
+                + "'sysctl -w net.ipv4.tcp_migrate_req=1' makes the kernel hand them to the other workers");
+    }
+
+    void start() {
+        if (primary.stopping()) {
+            return;
+        }
+        if (running) {
+            primary.out().println("rolling restart already running; SIGHUP ignored");
+            return;
+        }
+        running = true;
+        primary.out().println("rolling restart of " + primary.slots().size() + " workers");
+        replace(0);
+    }
+
+    private void replace(int index) {
+        if (primary.stopping()) {
+            running = false;
+            return;
+        }
+        if (index == primary.slots().size()) {
+            running = false;
+            primary.out().println("rolling restart done");
+            return;
+        }
+        Primary.Slot slot = primary.slots().get(index);
+        WorkerProcess old = slot.current;
+        if (old == null || old.upFor().isEmpty()) {
+            replace(index + 1); // dead or still starting: whatever runs there next is already new
+            return;
+        }
+        WorkerProcess fresh = primary.spawn(slot.id);
+        if (fresh == null) {
+            running = false;
+            return;
+        }
+        primary.then(fresh.ready(), (readyAt, failure) -> onFreshReady(index, slot, old, fresh, failure));
+    }
+
+    private void onFreshReady(int index, Primary.Slot slot, WorkerProcess old, WorkerProcess fresh, Throwable failure) {
+        if (primary.stopping()) {
+            running = false;
+            return;
+        }
+        if (failure != null) {
+            fresh.kill();
+            primary.err().println("loan-runtime cluster: rolling restart stopped: new worker " + slot.id + " pid="
+                    + fresh.pid() + " did not start (" + fresh.lastError() + "); the old workers keep serving");
+            running = false;
+            return;
+        }
+        if (slot.current != old) {
+            adoptOrDiscard(index, slot, fresh);
+            return;
+        }
+        slot.current = fresh;
+        old.terminate();
+        primary.then(old.exited().copy().orTimeout(primary.killTimeout().toMillis(), TimeUnit.MILLISECONDS),
+                (code, timeout) -> {
+                    if (timeout != null) {
+                        old.kill();
+                    }
+                    primary.then(old.exited(), (exit, ignored) -> {
+                        primary.out().println("worker " + slot.id + " replaced: pid=" + old.pid() + " (exit " + exit
+                                + ") -> pid=" + fresh.pid());
+                        replace(index + 1);
+                    });
+                });
+    }
+
+    /** The old worker died while its successor started: the successor takes the slot unless another already has. */
+    private void adoptOrDiscard(int index, Primary.Slot slot, WorkerProcess fresh) {
+        if (slot.current == null) {
+            if (slot.pendingStart != null) {
+                slot.pendingStart.cancel(false);
+                slot.pendingStart = null;
+            }
+            slot.current = fresh;
+        } else {
+            fresh.terminate();
+        }
+        replace(index + 1);
+    }
+}

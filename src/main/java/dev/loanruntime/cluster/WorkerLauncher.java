@@ -1,0 +1,92 @@
+package dev.loanruntime.cluster;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.loanruntime.Main;
+import dev.loanruntime.runtime.ServeOptions;
+
+/**
+ * The command line of a worker JVM: the primary's own java, the project's class path, {@code serve} with the
+ * cluster's options, and the worker id in the environment ({@code LOAN_WORKER_ID}).
+ */
+final class WorkerLauncher {
+    static final String WORKER_ID_ENV = "LOAN_WORKER_ID";
+    private final List<String> command;
+
+    WorkerLauncher(ServeOptions options) {
+        this(javaBinary(), projectClassPath(Main.class.getClassLoader(), System.getProperty("java.class.path")),
+                options);
+    }
+
+    WorkerLauncher(String java, String classPath, ServeOptions options) {
+        List<String> cmd = new ArrayList<>(List.of(java, "-cp", classPath, Main.class.getName()));
+        cmd.addAll(serveArgs(options));
+        this.command = List.copyOf(cmd);
+    }
+
+    /** A process builder for worker {@code id}; its stdin stays a pipe that the primary holds open. */
+    ProcessBuilder builder(int id) {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = builder.environment();
+        env.put(WORKER_ID_ENV, Integer.toString(id));
+        return builder;
+    }
+
+    List<String> command() {
+        return command;
+    }
+
+    /** {@code serve} with every option spelled out, so the worker does not depend on the primary's environment. */
+    static List<String> serveArgs(ServeOptions o) {
+        return List.of("serve",
+                "--host", o.host(),
+                "--port", Integer.toString(o.port()),
+                "--threads", o.threads().label(),
+                "--platform-threads", Integer.toString(o.platformThreads()),
+                "--carriers", Integer.toString(o.carriers()),
+                "--crypto-threads", Integer.toString(o.cryptoThreads()),
+                "--crypto-queue", Integer.toString(o.cryptoQueue()),
+                "--max-derivations", Integer.toString(o.maxDerivations()),
+                "--store", o.store().toString(),
+                "--member-cost", o.memberCost().label(),
+                "--session-ttl", Long.toString(o.sessionTtl().toSeconds()));
+    }
+
+    static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * The class path that loaded the project. Under {@code java -jar} or {@code java -cp} it is the JVM's own
+     * ({@code java.class.path}; the jar's manifest lists the libraries). Under {@code mvn exec:java} the JVM is
+     * Maven's and {@code java.class.path} holds Maven's boot jars; the project was loaded by a URLClassLoader that
+     * the exec plugin built from the project's class path, so its URLs are the answer.
+     */
+    static String projectClassPath(ClassLoader loader, String javaClassPath) {
+        if (loader instanceof URLClassLoader urls && loader != ClassLoader.getSystemClassLoader()) {
+            List<String> paths = new ArrayList<>();
+            for (URL url : urls.getURLs()) {
+                paths.add(toPath(url));
+            }
+            if (!paths.isEmpty()) {
+                return String.join(File.pathSeparator, paths);
+            }
+        }
+        return javaClassPath;
+    }
+
+    private static String toPath(URL url) {
+        try {
+            return Path.of(url.toURI()).toString();
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            throw new IllegalStateException("cannot use class path entry " + url + " for a worker", e);
+        }
+    }
+}

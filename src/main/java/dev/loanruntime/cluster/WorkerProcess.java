@@ -1,0 +1,135 @@
+package dev.loanruntime.cluster;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One worker JVM as the primary sees it: its id and pid, whether it is ready (it printed its start-up line, so
+ * its listener is bound and accepting), and its exit. Its output is copied to the primary's, each line prefixed
+ * with {@code [worker <id>]}. Two daemon threads per worker read the output; every other method returns at once.
+ */
+final class WorkerProcess {
+    static final String READY_LINE = "loan-runtime serving pid=";
+    private final int id;
+    private final Process process;
+    private final long startedNanos;
+    private final CompletableFuture<Long> ready = new CompletableFuture<>();
+    private final CompletableFuture<Integer> exited;
+    private final CompletableFuture<Void> outputCopied = new CompletableFuture<>();
+    private int pumpsRunning = 2; // guarded by this
+    private volatile String lastError = "";
+
+    private WorkerProcess(int id, Process process) {
+        this.id = id;
+        this.process = process;
+        this.startedNanos = System.nanoTime();
+        this.exited = process.onExit().thenApply(Process::exitValue);
+    }
+
+    /** Starts worker {@code id}; its output goes to {@code out} and {@code err}, prefixed. */
+    static WorkerProcess start(int id, ProcessBuilder builder, PrintStream out, PrintStream err) throws IOException {
+        WorkerProcess worker = new WorkerProcess(id, builder.start());
+        // The pipe to the worker's stdin stays open, unwritten, for the worker's life: its end of file is how the
+        // worker learns that the primary is gone (PrimaryWatch).
+        worker.copy(worker.process.getInputStream(), out, true);
+        worker.copy(worker.process.getErrorStream(), err, false);
+        return worker;
+    }
+
+    private void copy(InputStream from, PrintStream to, boolean watchForReady) {
+        String prefix = "[worker " + id + "] ";
+        Thread.ofPlatform().daemon().name("worker-" + id + "-" + process.pid() + (watchForReady ? "-out" : "-err"))
+                .start(() -> {
+                    try (BufferedReader reader = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = reader.readLine()) != null) {
+                            to.println(prefix + line);
+                            if (watchForReady && line.startsWith(READY_LINE)) {
+                                ready.complete(System.nanoTime());
+                            } else if (!watchForReady && !line.isBlank()) {
+                                lastError = line;
+                            }
+                        }
+                    } catch (IOException e) {
+                        // the worker is gone; its exit code tells the rest
+                    } finally {
+                        pumpEnded();
+                        if (watchForReady) {
+                            ready.completeExceptionally(new IllegalStateException(
+                                    "worker " + id + " pid=" + process.pid() + " ended before it was ready"));
+                        }
+                    }
+                });
+    }
+
+    private synchronized void pumpEnded() {
+        if (--pumpsRunning == 0) {
+            outputCopied.complete(null);
+        }
+    }
+
+    int id() {
+        return id;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Completes when the worker listens; fails if its output ends first. */
+    CompletableFuture<Long> ready() {
+        return ready;
+    }
+
+    /** Completes when the worker has exited and its last output line has been copied. */
+    CompletableFuture<Void> finished() {
+        return CompletableFuture.allOf(exited, outputCopied);
+    }
+
+    /** Completes with the exit code (128 + signal for a killed worker). */
+    CompletableFuture<Integer> exited() {
+        return exited;
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** How long the worker has been ready, now; empty if it never was. */
+    Optional<Duration> upFor() {
+        if (!ready.isDone() || ready.isCompletedExceptionally()) {
+            return Optional.empty();
+        }
+        return Optional.of(Duration.ofNanos(System.nanoTime() - ready.join()));
+    }
+
+    Duration age() {
+        return Duration.ofNanos(System.nanoTime() - startedNanos);
+    }
+
+    /** The last non-blank line the worker wrote to stderr, to explain a failure. */
+    String lastError() {
+        return lastError;
+    }
+
+    /**
+     * SIGTERM: the worker stops accepting, finishes its in-flight requests and exits. Through the handle, not
+     * {@link Process#destroy()}, which also closes the pipes: the worker would read that as its primary's death and
+     * the primary would lose the worker's last lines.
+     */
+    void terminate() {
+        process.toHandle().destroy();
+    }
+
+    /** SIGKILL. */
+    void kill() {
+        process.toHandle().destroyForcibly();
+    }
+}

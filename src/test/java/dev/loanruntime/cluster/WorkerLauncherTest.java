@@ -1,0 +1,49 @@
+package dev.loanruntime.cluster;
+
+import java.io.File;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.runtime.ThreadModel;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.is;
+
+class WorkerLauncherTest {
+    @Test
+    void takesTheClassPathFromTheLoaderThatLoadedTheProjectUnderMavenExec() throws Exception {
+        Path classes = Path.of("/work/project/target/classes");
+        Path jar = Path.of("/home/user/.m2/repository/picocli-4.7.7.jar");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL(), jar.toUri().toURL()},
+                ClassLoader.getPlatformClassLoader())) {
+            String classPath = WorkerLauncher.projectClassPath(loader, "/usr/share/maven/boot/plexus-classworlds.jar");
+
+            assertThat(classPath, is(classes + File.pathSeparator + jar));
+        }
+    }
+
+    @Test
+    void keepsTheJvmClassPathUnderJavaJar() {
+        String classPath = WorkerLauncher.projectClassPath(ClassLoader.getSystemClassLoader(), "target/loan-runtime.jar");
+
+        assertThat(classPath, is("target/loan-runtime.jar"));
+    }
+
+    @Test
+    void passesEveryServeOptionToTheWorkerAndTheIdThroughTheEnvironment() {
+        ServeOptions options = new ServeOptions("127.0.0.1", 8431, ThreadModel.PLATFORM, 50, 1, 2, 8, 3);
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", options);
+
+        assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
+                "--host", "127.0.0.1", "--port", "8431", "--threads", "platform", "--platform-threads", "50",
+                "--carriers", "1", "--crypto-threads", "2", "--crypto-queue", "8", "--max-derivations", "3"));
+        assertThat(launcher.builder(2).environment().get("LOAN_WORKER_ID"), is("2"));
+        assertThat(List.of(launcher.builder(2).command().toArray()), is(List.copyOf(launcher.command())));
+    }
+}

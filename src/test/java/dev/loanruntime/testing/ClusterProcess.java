@@ -1,0 +1,98 @@
+package dev.loanruntime.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code cluster} in a child JVM with the test class path. {@link #close()} kills the primary and every worker it
+ * ever named in its output, by PID: after a SIGKILL of the primary its workers are no longer its descendants.
+ */
+public final class ClusterProcess implements AutoCloseable {
+    private static final Pattern STARTED = Pattern.compile("worker \\d+ started pid=(\\d+)");
+    private final ServerProcess primary;
+
+    private ClusterProcess(ServerProcess primary) {
+        this.primary = primary;
+    }
+
+    /** Starts {@code cluster <args>} without waiting. */
+    public static ClusterProcess start(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of("cluster"));
+        command.addAll(List.of(args));
+        return new ClusterProcess(ServerProcess.start(List.of(), "dev.loanruntime.Main", command));
+    }
+
+    /** Waits until the primary prints {@code cluster ready}; fails at once if it exits first. */
+    public ClusterProcess awaitReady(Duration timeout) {
+        await().atMost(timeout).pollInterval(Duration.ofMillis(50)).until(() -> {
+            if (!primary.process().isAlive()) {
+                throw new IllegalStateException("primary exited before ready:\n" + output());
+            }
+            return output().contains("cluster ready");
+        });
+        return this;
+    }
+
+    public ServerProcess primary() {
+        return primary;
+    }
+
+    public long pid() {
+        return primary.pid();
+    }
+
+    public String output() {
+        return primary.output();
+    }
+
+    /** The primary's live child processes: its workers. */
+    public Set<Long> workerPids() {
+        return primary.process().children().filter(ProcessHandle::isAlive).map(ProcessHandle::pid)
+                .collect(Collectors.toSet());
+    }
+
+    /** Every worker pid the primary has announced so far. */
+    public List<Long> announcedWorkerPids() {
+        List<Long> pids = new ArrayList<>();
+        Matcher m = STARTED.matcher(output());
+        while (m.find()) {
+            pids.add(Long.parseLong(m.group(1)));
+        }
+        return pids;
+    }
+
+    /**
+     * Whether {@code pid} still runs. A zombie does not: it has exited and waits for its new parent (init, after its
+     * primary died) to collect it, which the JDK's {@link ProcessHandle#isAlive()} does not tell apart.
+     */
+    public static boolean alive(long pid) {
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) != 'Z';
+        } catch (IOException e) {
+            return false; // gone between the two looks, or no /proc: isAlive said enough
+        }
+    }
+
+    @Override
+    public void close() {
+        List<Optional<ProcessHandle>> workers = announcedWorkerPids().stream().map(ProcessHandle::of).toList();
+        primary.close();
+        workers.forEach(w -> w.filter(h -> h.info().command().orElse("").endsWith("java"))
+                .ifPresent(ProcessHandle::destroyForcibly));
+    }
+}

@@ -1,0 +1,132 @@
+package dev.loanruntime.testing;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One HTTP/1.1 GET on a new connection ({@code Connection: close}). Several processes share a port and the kernel
+ * picks one per connection, so a test that wants to see the spread must not reuse connections, which any pooling
+ * client would do.
+ */
+public final class RawHttp {
+    private static final Pattern PID = Pattern.compile("\"pid\":(\\d+)");
+
+    private RawHttp() {
+    }
+
+    /** A response: status code and body. */
+    public record Response(int status, String body) {
+        /** The {@code pid} field of a JSON body. */
+        public long pid() {
+            Matcher m = PID.matcher(body);
+            if (!m.find()) {
+                throw new IllegalStateException("no pid in " + body);
+            }
+            return Long.parseLong(m.group(1));
+        }
+
+        /** An integer field of a flat JSON body. */
+        public long number(String field) {
+            Matcher m = Pattern.compile("\"" + field + "\":(\\d+)").matcher(body);
+            if (!m.find()) {
+                throw new IllegalStateException("no " + field + " in " + body);
+            }
+            return Long.parseLong(m.group(1));
+        }
+    }
+
+    /** GET {@code path} from 127.0.0.1:{@code port}; throws when the connection fails or is reset. */
+    public static Response get(int port, String path) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+            socket.setSoTimeout(30_000);
+            // Read exactly one response: the server may keep the socket open after its last byte.
+            InputStream in = new BufferedInputStream(socket.getInputStream());
+            String statusLine;
+            try {
+                OutputStream out = socket.getOutputStream();
+                out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                statusLine = line(in);
+            } catch (IOException e) {
+                throw new NoResponseException(e);
+            }
+            if (!statusLine.startsWith("HTTP/1.1 ")) {
+                throw new IOException("not an HTTP response: '" + statusLine + "'");
+            }
+            int length = -1;
+            boolean chunked = false;
+            for (String header = line(in); !header.isEmpty(); header = line(in)) {
+                String lower = header.toLowerCase(Locale.ROOT);
+                if (lower.startsWith("content-length:")) {
+                    length = Integer.parseInt(lower.substring(15).trim());
+                } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
+                    chunked = true;
+                }
+            }
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            if (chunked) {
+                for (int size = Integer.parseInt(line(in).trim(), 16); size > 0; size = Integer.parseInt(line(in).trim(), 16)) {
+                    body.write(exactly(in, size));
+                    line(in);
+                }
+            } else if (length >= 0) {
+                body.write(exactly(in, length));
+            } else {
+                body.write(in.readAllBytes());
+            }
+            return new Response(Integer.parseInt(statusLine.substring(9, 12)), body.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private static byte[] exactly(InputStream in, int n) throws IOException {
+        byte[] bytes = in.readNBytes(n);
+        if (bytes.length < n) {
+            throw new EOFException("connection closed after " + bytes.length + " of " + n + " body bytes");
+        }
+        return bytes;
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int c = in.read(); c != '\n'; c = in.read()) {
+            if (c < 0) {
+                throw new EOFException("connection closed in the middle of a response: '" + line + "'");
+            }
+            if (c != '\r') {
+                line.append((char) c);
+            }
+        }
+        return line.toString();
+    }
+
+    /**
+     * The connection was accepted by the kernel but closed or reset before a single response byte: no server
+     * answered the request, so a client may send it again (RFC 9110, 9.2.2, for idempotent methods).
+     */
+    public static final class NoResponseException extends IOException {
+        NoResponseException(IOException cause) {
+            super("no response: " + cause, cause);
+        }
+    }
+
+    /** A port that was free a moment ago: bound to port 0, read, closed. For servers that cannot use port 0. */
+    public static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress("127.0.0.1", 0));
+            return socket.getLocalPort();
+        }
+    }
+}
