@@ -12,8 +12,7 @@ WORKERS=3
 PORT=${PORT:-8431}
 trap cleanup_all EXIT
 
-find_java
-build_if_stale
+build_once
 if port_in_use "$PORT"; then echo "port $PORT is in use; set PORT to a free one" >&2; exit 1; fi
 print_config
 echo "command: java -jar target/loan-runtime.jar cluster --workers $WORKERS --port $PORT"

@@ -8,10 +8,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=05-shared-store
-if [ ! -f experiments/lib/cluster.sh ]; then
-  echo "05-shared-store needs the cluster subcommand (experiments/lib/cluster.sh is missing from this build)" >&2
-  exit 1
-fi
 source experiments/lib/cluster.sh
 
 WORKERS=3
@@ -34,12 +30,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-find_java
-build_if_stale
-if ! "$JAVA" -jar target/loan-runtime.jar cluster --help >/dev/null 2>&1; then
-  echo "05-shared-store needs the cluster subcommand, which target/loan-runtime.jar does not have" >&2
-  exit 1
-fi
+build_once
 if port_in_use "$PORT"; then echo "port $PORT is in use; set PORT to a free one" >&2; exit 1; fi
 print_config
 echo "workers: $WORKERS  loans: $LOANS (from $CLIENTS curl clients)  session checks: $CHECKS  member cost: $MEMBER_COST"

@@ -24,8 +24,7 @@ restore() {
 }
 trap restore EXIT
 
-find_java
-build_if_stale
+build_once
 if port_in_use "$PORT"; then echo "port $PORT is in use; set PORT to a free one" >&2; exit 1; fi
 print_config
 echo "workers: $WORKERS, load: $CLIENTS curl clients on /books, a new connection per request"

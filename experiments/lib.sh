@@ -1,38 +1,7 @@
 # Shared by experiments/NN-*.sh (sourced, not run): finds a JDK, builds once, starts and stops servers by PID,
 # and compares numbers. Every server started here is stopped on exit, whatever happens.
 
-find_java() {
-    local candidate version best="" best_version=0
-    for candidate in "${JAVA_HOME:-}/bin/java" /usr/lib/jvm/*/bin/java; do
-        [ -x "$candidate" ] || continue
-        version=$("$candidate" -version 2>&1 | head -1 | sed -E 's/.*version "([0-9]+).*/\1/')
-        [[ "$version" =~ ^[0-9]+$ ]] || continue
-        if [ "$candidate" = "${JAVA_HOME:-}/bin/java" ] && [ "$version" -ge 21 ]; then
-            best=$candidate; break
-        fi
-        if [ "$version" -ge 21 ] && [ "$version" -gt "$best_version" ]; then
-            best=$candidate; best_version=$version
-        fi
-    done
-    if [ -z "$best" ]; then
-        echo "no JDK 21 or newer found (set JAVA_HOME)" >&2
-        exit 1
-    fi
-    echo "$best"
-}
-
-JAVA=$(find_java)
-export JAVA_HOME
-JAVA_HOME=$(dirname "$(dirname "$JAVA")")
-JAR=target/loan-runtime.jar
-
-# Builds when the jar is missing or older than any source file.
-build_once() {
-    if [ ! -f "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -print -quit)" ]; then
-        echo "building $JAR ..."
-        mvn -q -B -DskipTests package
-    fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib/build.sh"
 
 loan_runtime() {
     "$JAVA" -jar "$JAR" "$@"

@@ -8,29 +8,7 @@ mkdir -p "$OUT"
 PRIMARY=""
 LOAD_PIDS=()
 
-find_java() {
-  local candidate
-  for candidate in "${JAVA_HOME:-}" /usr/lib/jvm/*; do
-    [ -n "$candidate" ] && [ -x "$candidate/bin/java" ] || continue
-    local major
-    major=$("$candidate/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
-    if [ "${major:-0}" -ge 21 ] 2>/dev/null; then
-      JAVA_HOME="$candidate"
-      JAVA="$candidate/bin/java"
-      export JAVA_HOME
-      return 0
-    fi
-  done
-  echo "no JDK >= 21 found (set JAVA_HOME)" >&2
-  exit 1
-}
-
-build_if_stale() {
-  if [ ! -f target/loan-runtime.jar ] || [ -n "$(find src pom.xml -newer target/loan-runtime.jar -print -quit)" ]; then
-    echo "building target/loan-runtime.jar ..."
-    PATH="$JAVA_HOME/bin:$PATH" mvn -q -B -o package -DskipTests || PATH="$JAVA_HOME/bin:$PATH" mvn -q -B package -DskipTests
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/build.sh"
 
 # A port nothing listens on (connect refused), from a random range.
 free_port() {
