@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.helidon.http.Header;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.ServerResponse;
 
@@ -16,6 +18,8 @@ public final class Json {
     /** The content type of every body this service sends. */
     public static final String CONTENT_TYPE = "application/json; charset=utf-8";
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** One header instance for every response, so no request parses or validates it again. */
+    private static final Header CONTENT_TYPE_HEADER = HeaderValues.createCached(HeaderNames.CONTENT_TYPE, CONTENT_TYPE);
 
     private Json() {
     }
@@ -27,9 +31,14 @@ public final class Json {
 
     /** Sends {@code body} with {@code status}. */
     public static void send(ServerResponse res, Status status, Object body) {
+        sendBytes(res, status, bytes(body));
+    }
+
+    /** Sends {@code json}, bytes already serialized (by {@link #bytes(Object)}), with {@code status}. */
+    public static void sendBytes(ServerResponse res, Status status, byte[] json) {
         res.status(status);
-        res.header(HeaderNames.CONTENT_TYPE, CONTENT_TYPE);
-        res.send(bytes(body));
+        res.header(CONTENT_TYPE_HEADER);
+        res.send(json);
     }
 
     /** The JSON bytes of {@code body}; the bodies here are records and strings, which always serialize. */
