@@ -42,7 +42,7 @@ class WorkerLauncherTest {
     void passesEveryServeOptionToTheWorkerAndTheIdThroughTheEnvironment() {
         ServeOptions options = new ServeOptions("127.0.0.1", 8431, ThreadModel.PLATFORM, 50, 1, 2, 8, 3,
                 StoreUri.parse("sqlite:/tmp/loans.db"), new ScryptCost(1024, 8, 1, 32), Duration.ofSeconds(60));
-        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", options);
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", options, 21);
 
         assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
                 "--host", "127.0.0.1", "--port", "8431", "--threads", "platform", "--platform-threads", "50",
