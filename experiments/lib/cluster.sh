@@ -43,9 +43,9 @@ start_cluster() {
   done
 }
 
-# Every worker pid a primary log has announced.
+# Every worker and spare pid a primary log has announced.
 announced_workers() {
-  sed -n 's/^worker [0-9]* started pid=\([0-9]*\)$/\1/p' "$1"
+  sed -n 's/^\(worker [0-9]*\|spare\) started pid=\([0-9]*\)$/\2/p' "$1"
 }
 
 # Running (not zombie) pids among the arguments.

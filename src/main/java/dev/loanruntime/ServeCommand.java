@@ -33,10 +33,13 @@ final class ServeCommand implements Callable<Integer> {
     @CommandLine.Option(names = "--worker-id", defaultValue = "0", hidden = true)
     int workerId;
 
-    // Set by the cluster primary for its spares: warm up, then wait for "listen <id>" on stdin before binding. With
-    // stdin at end of file it warms up and exits 0, which makes it the training run of the AOT cache too.
+    // Set by the cluster primary for its spares: warm up, then wait for "listen <id>" on stdin before binding.
     @CommandLine.Option(names = "--standby", hidden = true)
     boolean standby;
+
+    // The build's training run of the JDK's AOT cache: the spares' warm-up, then exit 0.
+    @CommandLine.Option(names = "--warm-up-only", hidden = true)
+    boolean warmUpOnly;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -48,6 +51,10 @@ final class ServeCommand implements Callable<Integer> {
         Carriers.configure(options.carriers());
         LogConfig.configureRuntime();
         Config config = ((SettingsDefaults) spec.commandLine().getDefaultValueProvider()).config();
+        if (warmUpOnly) {
+            System.out.println("loan-runtime warm-up=" + WarmUp.run(options, config, WARM_UP_ROUNDS) + "ms");
+            return 0;
+        }
         if (standby) {
             OptionalInt promotedTo;
             try {

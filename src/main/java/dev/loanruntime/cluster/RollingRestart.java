@@ -57,8 +57,8 @@ final class RollingRestart {
             return;
         }
         if (index == primary.slots().size()) {
-            end();
             primary.out().println("rolling restart done");
+            end();
             return;
         }
         Primary.Slot slot = primary.slots().get(index);

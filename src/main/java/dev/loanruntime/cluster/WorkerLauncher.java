@@ -89,7 +89,9 @@ final class WorkerLauncher {
         } catch (IOException e) {
             return List.of(); // no cache (or no jar): a JDK 21 build, or a jar built without the training run
         }
-        return List.of("-XX:AOTCache=" + cache);
+        // JDK 25.0.3 warns on every start that it could not link one cached adapter (it makes that one anew);
+        // errors, among them a cache that does not match, are still printed.
+        return List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=error");
     }
 
     static String javaBinary() {
