@@ -29,6 +29,7 @@ import java.util.function.IntFunction;
  * {@link #stop(int)}, the last task, blocks the control thread while the workers exit.
  */
 final class Primary {
+    static final Duration NEXT_SPARE_DELAY = Duration.ofSeconds(1);
     private final Settings settings;
     private final IntFunction<ProcessBuilder> workerBuilder;
     private final PrintStream out;
@@ -164,7 +165,9 @@ final class Primary {
                 out.println("worker " + slot.id + " pid=" + spare.pid() + " listening "
                         + TimeUnit.NANOSECONDS.toMillis(readyAt - promotedAt) + " ms after its promotion");
             }
-            spares.fill();
+            // Not at once: a JVM's start takes both cores of a small machine for seconds, just when the promoted
+            // worker serves its first requests.
+            schedule(spares::fill, NEXT_SPARE_DELAY);
         });
     }
 
