@@ -30,6 +30,7 @@ port_in_use() {
 start_cluster() {
   local log="$1"
   shift
+  CLUSTER_LOG=$log
   "$JAVA" -jar target/loan-runtime.jar cluster "$@" >"$log" 2>&1 &
   PRIMARY=$!
   local deadline=$((SECONDS + 180))
@@ -43,9 +44,9 @@ start_cluster() {
   done
 }
 
-# Every worker pid a primary log has announced.
+# Every worker and spare pid a primary log has announced.
 announced_workers() {
-  sed -n 's/^worker [0-9]* started pid=\([0-9]*\)$/\1/p' "$1"
+  sed -n 's/^\(worker [0-9]*\|spare\) started pid=\([0-9]*\)$/\2/p' "$1"
 }
 
 # Running (not zombie) pids among the arguments.
@@ -57,9 +58,12 @@ running_pids() {
   done
 }
 
-# The primary's live worker pids.
+# The primary's live worker pids: its children, less the spares that stand by (they listen only once promoted).
 worker_pids() {
-  pgrep -P "$PRIMARY" | sort -n
+  local standing_by
+  standing_by=$(sed -n 's/^spare started pid=\([0-9]*\)$/\1/p' "$CLUSTER_LOG" \
+    | grep -vx -f <(sed -n 's/^worker [0-9]* is now spare pid=\([0-9]*\)$/\1/p' "$CLUSTER_LOG") || true)
+  pgrep -P "$PRIMARY" | sort -n | grep -vx -f <(echo "${standing_by:-none}") || true
 }
 
 # pid from a JSON body

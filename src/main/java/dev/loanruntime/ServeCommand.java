@@ -1,5 +1,7 @@
 package dev.loanruntime;
 
+import java.io.UncheckedIOException;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -12,6 +14,7 @@ import picocli.CommandLine.Mixin;
 import sun.misc.Signal;
 
 import dev.loanruntime.cluster.PrimaryWatch;
+import dev.loanruntime.cluster.Standby;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.RuntimeService;
 import dev.loanruntime.runtime.ServeOptions;
@@ -22,12 +25,21 @@ import dev.loanruntime.store.StoreUnavailableException;
          description = "Run the loan service. Every option may also come from the environment (LOAN_<OPTION>, "
                  + "e.g. LOAN_CRYPTO_THREADS=8) or from application.yaml (loan.<option>); the command line wins.")
 final class ServeCommand implements Callable<Integer> {
+    private static final int WARM_UP_ROUNDS = 50;
     @Mixin
     ServeArgs args;
 
     // Set by the cluster primary (through LOAN_WORKER_ID) for the workers it starts; not for people.
     @CommandLine.Option(names = "--worker-id", defaultValue = "0", hidden = true)
     int workerId;
+
+    // Set by the cluster primary for its spares: warm up, then wait for "listen <id>" on stdin before binding.
+    @CommandLine.Option(names = "--standby", hidden = true)
+    boolean standby;
+
+    // The build's training run of the JDK's AOT cache: the spares' warm-up, then exit 0.
+    @CommandLine.Option(names = "--warm-up-only", hidden = true)
+    boolean warmUpOnly;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -39,6 +51,23 @@ final class ServeCommand implements Callable<Integer> {
         Carriers.configure(options.carriers());
         LogConfig.configureRuntime();
         Config config = ((SettingsDefaults) spec.commandLine().getDefaultValueProvider()).config();
+        if (warmUpOnly) {
+            System.out.println("loan-runtime warm-up=" + WarmUp.run(options, config, WARM_UP_ROUNDS) + "ms");
+            return 0;
+        }
+        if (standby) {
+            OptionalInt promotedTo;
+            try {
+                promotedTo = standBy(options, config);
+            } catch (IllegalStateException | StoreUnavailableException | UncheckedIOException e) {
+                System.err.println("loan-runtime: standby: " + e.getMessage());
+                return 1;
+            }
+            if (promotedTo.isEmpty()) {
+                return 0;
+            }
+            options = options.asWorker(promotedTo.getAsInt());
+        }
 
         LoanServer server;
         try {
@@ -66,6 +95,17 @@ final class ServeCommand implements Callable<Integer> {
         System.out.println("loan-runtime stopped pid=" + ProcessHandle.current().pid());
         System.out.flush();
         return 0;
+    }
+
+    /** Warms up, says so, and blocks until the primary promotes this spare (its worker id) or goes (empty). */
+    private static OptionalInt standBy(ServeOptions options, Config config) {
+        // A spare has nothing to finish: a stop request ends it at once, with the status of a requested stop.
+        Signal.handle(new Signal("TERM"), signal -> Runtime.getRuntime().exit(0));
+        Signal.handle(new Signal("INT"), signal -> Runtime.getRuntime().exit(0));
+        long warmedMillis = WarmUp.run(options, config, WARM_UP_ROUNDS);
+        System.out.println(Standby.READY_LINE + ProcessHandle.current().pid() + " warm-up=" + warmedMillis + "ms");
+        System.out.flush();
+        return Standby.awaitPromotion(System.in);
     }
 
     static String startLine(ServeOptions options, LoanServer server) {

@@ -31,6 +31,12 @@ public final class ClusterCommand implements Callable<Integer> {
             description = "Worker processes (default: ${DEFAULT-VALUE}).")
     int workers;
 
+    @Option(names = "--spares", defaultValue = "1", paramLabel = "N",
+            description = "Warm spare worker JVMs that do not listen until a worker dies; one then takes the dead "
+                    + "worker's place within milliseconds instead of a JVM's start. 0: none (default: "
+                    + "${DEFAULT-VALUE}).")
+    int spares;
+
     @Option(names = "--kill-timeout", defaultValue = "15", paramLabel = "SECONDS",
             description = "How long a stopping worker may finish its requests before SIGKILL; longer than the "
                     + "server's shutdown grace period (default: ${DEFAULT-VALUE}).")
@@ -58,6 +64,7 @@ public final class ClusterCommand implements Callable<Integer> {
     public Integer call() {
         ServeOptions options = serve.toOptions(spec.commandLine());
         check("--workers", workers, 1, 64);
+        check("--spares", spares, 0, 8);
         check("--kill-timeout", killTimeout, 1, 3600);
         check("--start-timeout", startTimeout, 1, 3600);
         check("--min-uptime", minUptime, 0, 3600);
@@ -66,7 +73,7 @@ public final class ClusterCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '--port': "
                     + "expected an integer from 1 to 65535 but was '0' (workers must share one known port)");
         }
-        Primary.Settings settings = new Primary.Settings(workers, Duration.ofSeconds(killTimeout),
+        Primary.Settings settings = new Primary.Settings(workers, spares, Duration.ofSeconds(killTimeout),
                 Duration.ofSeconds(startTimeout),
                 RestartPolicy.Settings.of(Duration.ofSeconds(minUptime), maxFastFailures));
         RollingRestart.queueWarning(Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).ifPresent(System.err::println);

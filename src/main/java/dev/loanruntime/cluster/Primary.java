@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -19,14 +20,16 @@ import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
 /**
- * The cluster's primary: starts one worker JVM per slot, replaces a worker that dies (with back-off, giving up on
- * a crash loop), replaces them one by one on request (rolling restart), and stops them all.
+ * The cluster's primary: starts one worker JVM per slot, replaces a worker that dies (at once by promoting a warm
+ * spare when there is one, else by starting a JVM; with back-off for repeated deaths, giving up on a crash loop),
+ * replaces them one by one on request (rolling restart), and stops them all.
  *
  * <p>Every state change runs on one control thread, so the state needs no locks: process exits, readiness,
  * signals and timers all post tasks to it. {@link #run()} blocks the caller's thread until the cluster has stopped;
  * {@link #stop(int)}, the last task, blocks the control thread while the workers exit.
  */
 final class Primary {
+    static final Duration NEXT_SPARE_DELAY = Duration.ofSeconds(1);
     private final Settings settings;
     private final IntFunction<ProcessBuilder> workerBuilder;
     private final PrintStream out;
@@ -37,16 +40,18 @@ final class Primary {
     private final Set<WorkerProcess> live = new HashSet<>();
     private final CompletableFuture<Integer> result = new CompletableFuture<>();
     private final RollingRestart rolling;
+    private final Spares spares;
     private boolean stopping;
     private boolean announcedReady;
 
     /**
      * @param workers      worker processes to keep running
+     * @param spares       warm spare processes to keep for fast replacement (0: none)
      * @param killTimeout  how long a stopping worker may take before SIGKILL
      * @param startTimeout how long a new worker may take to become ready before it counts as failed
      * @param restart      back-off and crash-loop limits
      */
-    record Settings(int workers, Duration killTimeout, Duration startTimeout, RestartPolicy.Settings restart) {
+    record Settings(int workers, int spares, Duration killTimeout, Duration startTimeout, RestartPolicy.Settings restart) {
     }
 
     /** One worker id and the process that currently holds it. Control thread only. */
@@ -71,6 +76,7 @@ final class Primary {
             slots.add(new Slot(id, new RestartPolicy(settings.restart())));
         }
         this.rolling = new RollingRestart(this);
+        this.spares = new Spares(this, settings.spares(), settings.restart());
     }
 
     /** Starts the workers and blocks until the cluster has stopped; returns the primary's exit status. */
@@ -123,9 +129,22 @@ final class Primary {
         return settings.killTimeout();
     }
 
+    Spares spares() {
+        return spares;
+    }
+
+    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
+        return control.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
     private void launch(Slot slot) {
         slot.pendingStart = null;
         if (stopping) {
+            return;
+        }
+        Optional<WorkerProcess> spare = spares.take();
+        if (spare.isPresent()) {
+            promote(slot, spare.get());
             return;
         }
         WorkerProcess worker = spawn(slot.id);
@@ -134,23 +153,56 @@ final class Primary {
         }
     }
 
+    /** The spare becomes the slot's worker; once it listens (or fails to), a new spare starts in the background. */
+    private void promote(Slot slot, WorkerProcess spare) {
+        long promotedAt = System.nanoTime();
+        spare.promote(slot.id);
+        slot.current = spare;
+        out.println("worker " + slot.id + " is now spare pid=" + spare.pid());
+        watch(spare);
+        then(spare.ready(), (readyAt, failure) -> {
+            if (failure == null) {
+                out.println("worker " + slot.id + " pid=" + spare.pid() + " listening "
+                        + TimeUnit.NANOSECONDS.toMillis(readyAt - promotedAt) + " ms after its promotion");
+            }
+            // Not at once: a JVM's start takes both cores of a small machine for seconds, just when the promoted
+            // worker serves its first requests.
+            schedule(spares::fill, NEXT_SPARE_DELAY);
+        });
+    }
+
     /** Starts a worker process for {@code id} and watches it; null (after stopping the cluster) if it cannot. */
     WorkerProcess spawn(int id) {
+        WorkerProcess worker = startProcess(id);
+        if (worker != null) {
+            watch(worker);
+        }
+        return worker;
+    }
+
+    /** Starts worker {@code id}, or a spare for id 0; null (after stopping the cluster) if it cannot. */
+    WorkerProcess startProcess(int id) {
         WorkerProcess worker;
         try {
             worker = WorkerProcess.start(id, workerBuilder.apply(id), out, err);
         } catch (IOException e) {
-            err.println("loan-runtime cluster: cannot start worker " + id + ": " + e.getMessage());
+            err.println("loan-runtime cluster: cannot start " + (id == 0 ? "a spare" : "worker " + id) + ": "
+                    + e.getMessage());
             stop(1);
             return null;
         }
         live.add(worker);
-        out.println("worker " + id + " started pid=" + worker.pid());
+        out.println((id == 0 ? "spare" : "worker " + id) + " started pid=" + worker.pid());
+        worker.exited().thenRunAsync(() -> live.remove(worker), control);
+        return worker;
+    }
+
+    /** Watches a worker that holds, or is about to hold, a slot: its readiness within the start timeout, its exit. */
+    private void watch(WorkerProcess worker) {
         worker.ready().copy()
                 .orTimeout(settings.startTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .whenCompleteAsync((at, failure) -> onReadyOrNot(worker, failure), control);
         worker.exited().thenAcceptAsync(code -> onExit(worker, code), control);
-        return worker;
     }
 
     private void onReadyOrNot(WorkerProcess worker, Throwable failure) {
@@ -164,11 +216,11 @@ final class Primary {
         if (failure == null && allReady && !announcedReady && !stopping) {
             announcedReady = true;
             out.println("cluster ready");
+            spares.enable();
         }
     }
 
     private void onExit(WorkerProcess worker, int code) {
-        live.remove(worker);
         Slot slot = slots.get(worker.id() - 1);
         if (stopping || slot.current != worker) {
             return; // stopping, retired by a rolling restart, or a rolling restart's new worker that failed
@@ -185,8 +237,11 @@ final class Primary {
             case RestartPolicy.Decision.Restart restart -> {
                 out.println("worker " + slot.id + " died pid=" + worker.pid() + " (exit " + code
                         + "), starting a replacement in " + restart.delay().toMillis() + " ms");
-                slot.pendingStart = control.schedule(() -> launch(slot), restart.delay().toMillis(),
-                        TimeUnit.MILLISECONDS);
+                if (restart.delay().isZero()) {
+                    launch(slot);
+                } else {
+                    slot.pendingStart = schedule(() -> launch(slot), restart.delay());
+                }
             }
         }
     }
@@ -197,6 +252,7 @@ final class Primary {
             return;
         }
         stopping = true;
+        spares.retireAll();
         slots.stream().filter(s -> s.pendingStart != null).forEach(s -> s.pendingStart.cancel(false));
         List<WorkerProcess> workers = new ArrayList<>(live);
         out.println("stopping " + workers.size() + " workers");

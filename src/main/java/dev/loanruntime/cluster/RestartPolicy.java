@@ -10,14 +10,15 @@ import java.util.Optional;
  *
  * <p>A failure is <em>fast</em> when the worker never became ready or died within {@code minUptime} of becoming
  * ready. After {@code maxFastFailures} fast failures in a row the primary gives up: a worker that cannot start (a
- * taken port, a bad setting) must not be restarted forever. Each restart waits longer than the one before
- * ({@code initialDelay}, then times {@code factor}, at most {@code maxDelay}); a worker that stayed up for
- * {@code stableAfter} starts the back-off over.
+ * taken port, a bad setting) must not be restarted forever. The first death of a slot is replaced at once: one
+ * crash says nothing about the next worker, and every millisecond of delay is a millisecond of lost capacity. Each
+ * further restart waits longer than the one before ({@code initialDelay}, then times {@code factor}, at most
+ * {@code maxDelay}); a worker that stayed up for {@code stableAfter} starts over with an immediate restart.
  */
 final class RestartPolicy {
     private final Settings settings;
     private int fastFailures;
-    private Duration lastDelay = Duration.ZERO;
+    private Duration lastDelay; // null: no restart since the slot was new or stable
 
     RestartPolicy(Settings settings) {
         this.settings = settings;
@@ -27,7 +28,7 @@ final class RestartPolicy {
      * The limits of the policy.
      *
      * @param minUptime       a worker that dies sooner after becoming ready failed fast
-     * @param initialDelay    the first restart's delay
+     * @param initialDelay    the delay of the second restart in a row (the first is immediate)
      * @param factor          each further restart waits this much longer
      * @param maxDelay        the longest delay
      * @param stableAfter     a worker up this long resets the back-off
@@ -45,7 +46,7 @@ final class RestartPolicy {
             }
         }
 
-        /** ×1.5 from 100 ms up to 15 s, reset after 30 s up, give up after the given fast failures. */
+        /** At once, then ×1.5 from 100 ms up to 15 s, reset after 30 s up, give up after the given fast failures. */
         static Settings of(Duration minUptime, int maxFastFailures) {
             return new Settings(minUptime, Duration.ofMillis(100), 1.5, Duration.ofSeconds(15),
                     Duration.ofSeconds(30), maxFastFailures);
@@ -76,7 +77,9 @@ final class RestartPolicy {
         }
         boolean stable = upFor.isPresent() && upFor.get().compareTo(settings.stableAfter()) >= 0;
         Duration delay;
-        if (stable || lastDelay.isZero()) {
+        if (stable || lastDelay == null) {
+            delay = Duration.ZERO;
+        } else if (lastDelay.isZero()) {
             delay = settings.initialDelay();
         } else {
             long grown = (long) Math.ceil(lastDelay.toNanos() * settings.factor());

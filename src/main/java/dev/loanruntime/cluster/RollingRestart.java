@@ -45,18 +45,20 @@ final class RollingRestart {
             return;
         }
         running = true;
+        // The spares run the old code and settings: none may be promoted now, new ones come when this ends.
+        primary.spares().retireAll();
         primary.out().println("rolling restart of " + primary.slots().size() + " workers");
         replace(0);
     }
 
     private void replace(int index) {
         if (primary.stopping()) {
-            running = false;
+            end();
             return;
         }
         if (index == primary.slots().size()) {
-            running = false;
             primary.out().println("rolling restart done");
+            end();
             return;
         }
         Primary.Slot slot = primary.slots().get(index);
@@ -67,7 +69,7 @@ final class RollingRestart {
         }
         WorkerProcess fresh = primary.spawn(slot.id);
         if (fresh == null) {
-            running = false;
+            end();
             return;
         }
         primary.then(fresh.ready(), (readyAt, failure) -> onFreshReady(index, slot, old, fresh, failure));
@@ -75,14 +77,14 @@ final class RollingRestart {
 
     private void onFreshReady(int index, Primary.Slot slot, WorkerProcess old, WorkerProcess fresh, Throwable failure) {
         if (primary.stopping()) {
-            running = false;
+            end();
             return;
         }
         if (failure != null) {
             fresh.kill();
             primary.err().println("loan-runtime cluster: rolling restart stopped: new worker " + slot.id + " pid="
                     + fresh.pid() + " did not start (" + fresh.lastError() + "); the old workers keep serving");
-            running = false;
+            end();
             return;
         }
         if (slot.current != old) {
@@ -102,6 +104,12 @@ final class RollingRestart {
                         replace(index + 1);
                     });
                 });
+    }
+
+    /** Not running any more, for whatever reason: spares again (none start while the cluster stops). */
+    private void end() {
+        running = false;
+        primary.spares().enable();
     }
 
     /** The old worker died while its successor started: the successor takes the slot unless another already has. */

@@ -1,9 +1,11 @@
 package dev.loanruntime.cluster;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +15,9 @@ import dev.loanruntime.Main;
 import dev.loanruntime.runtime.ServeOptions;
 
 /**
- * The command line of a worker JVM: the primary's own java, the project's class path, {@code serve} with the
- * cluster's options, and the worker id in the environment ({@code LOAN_WORKER_ID}).
+ * The command line of a worker JVM: the primary's own java, the JDK's AOT cache when one matches, the project's
+ * class path, {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in
+ * the environment ({@code LOAN_WORKER_ID}).
  */
 final class WorkerLauncher {
     static final String WORKER_ID_ENV = "LOAN_WORKER_ID";
@@ -22,18 +25,24 @@ final class WorkerLauncher {
 
     WorkerLauncher(ServeOptions options) {
         this(javaBinary(), projectClassPath(Main.class.getClassLoader(), System.getProperty("java.class.path")),
-                options);
+                options, Runtime.version().feature());
     }
 
-    WorkerLauncher(String java, String classPath, ServeOptions options) {
-        List<String> cmd = new ArrayList<>(List.of(java, "-cp", classPath, Main.class.getName()));
+    WorkerLauncher(String java, String classPath, ServeOptions options, int jdkFeature) {
+        List<String> cmd = new ArrayList<>(List.of(java));
+        cmd.addAll(aotCache(classPath, jdkFeature));
+        cmd.addAll(List.of("-cp", classPath, Main.class.getName()));
         cmd.addAll(serveArgs(options));
         this.command = List.copyOf(cmd);
     }
 
-    /** A process builder for worker {@code id}; its stdin stays a pipe that the primary holds open. */
+    /** A process builder for worker {@code id}, or a spare for 0; its stdin stays a pipe that the primary holds open. */
     ProcessBuilder builder(int id) {
-        ProcessBuilder builder = new ProcessBuilder(command);
+        List<String> cmd = new ArrayList<>(command);
+        if (id == 0) {
+            cmd.add("--standby");
+        }
+        ProcessBuilder builder = new ProcessBuilder(cmd);
         Map<String, String> env = builder.environment();
         env.put(WORKER_ID_ENV, Integer.toString(id));
         return builder;
@@ -57,6 +66,32 @@ final class WorkerLauncher {
                 "--store", o.store().toString(),
                 "--member-cost", o.memberCost().label(),
                 "--session-ttl", Long.toString(o.sessionTtl().toSeconds()));
+    }
+
+    /**
+     * {@code -XX:AOTCache=<jar without .jar>.aot} when the JDK can use an AOT cache (24 and later), the class path is
+     * one jar (the packaged project: the cache is bound to the class path it was trained with, so under
+     * {@code mvn exec:java}, with a class path of directories and jars, there is none to use), and the cache beside
+     * it is not older than the jar. Empty otherwise. The JVM checks the cache itself too and starts without it, with
+     * a warning, when it does not match: a cache never keeps a worker from starting.
+     */
+    static List<String> aotCache(String classPath, int jdkFeature) {
+        if (jdkFeature < 24 || classPath.contains(File.pathSeparator) || !classPath.endsWith(".jar")) {
+            return List.of();
+        }
+        Path jar = Path.of(classPath);
+        String name = jar.getFileName().toString();
+        Path cache = jar.resolveSibling(name.substring(0, name.length() - ".jar".length()) + ".aot");
+        try {
+            if (Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(jar)) < 0) {
+                return List.of(); // built before the jar it was trained on: the JVM would reject it anyway
+            }
+        } catch (IOException e) {
+            return List.of(); // no cache (or no jar): a JDK 21 build, or a jar built without the training run
+        }
+        // JDK 25.0.3 warns on every start that it could not link one cached adapter (it makes that one anew);
+        // errors, among them a cache that does not match, are still printed.
+        return List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=error");
     }
 
     static String javaBinary() {

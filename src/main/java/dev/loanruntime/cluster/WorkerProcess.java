@@ -13,14 +13,18 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One worker JVM as the primary sees it: its id and pid, whether it is ready (it printed its start-up line, so
  * its listener is bound and accepting), and its exit. Its output is copied to the primary's, each line prefixed
- * with {@code [worker <id>]}. Two daemon threads per worker read the output; every other method returns at once.
+ * with {@code [worker <id>]}. Two daemon threads per worker read the output; every other method returns at once
+ * except {@link #promote(int)}, which writes a line to a pipe.
+ *
+ * <p>A spare has id 0 and the prefix {@code [spare]} until it is promoted; {@link #standby()} tells when it is warm.
  */
 final class WorkerProcess {
     static final String READY_LINE = "loan-runtime serving pid=";
-    private final int id;
+    private volatile int id;
     private final Process process;
     private final long startedNanos;
     private final CompletableFuture<Long> ready = new CompletableFuture<>();
+    private final CompletableFuture<Long> standby = new CompletableFuture<>();
     private final CompletableFuture<Integer> exited;
     private final CompletableFuture<Void> outputCopied = new CompletableFuture<>();
     private int pumpsRunning = 2; // guarded by this
@@ -33,26 +37,27 @@ final class WorkerProcess {
         this.exited = process.onExit().thenApply(Process::exitValue);
     }
 
-    /** Starts worker {@code id}; its output goes to {@code out} and {@code err}, prefixed. */
+    /** Starts worker {@code id} (0: a spare); its output goes to {@code out} and {@code err}, prefixed. */
     static WorkerProcess start(int id, ProcessBuilder builder, PrintStream out, PrintStream err) throws IOException {
         WorkerProcess worker = new WorkerProcess(id, builder.start());
-        // The pipe to the worker's stdin stays open, unwritten, for the worker's life: its end of file is how the
-        // worker learns that the primary is gone (PrimaryWatch).
+        // The pipe to the worker's stdin stays open for the worker's life: its end of file is how the worker learns
+        // that the primary is gone (PrimaryWatch). The only line ever written to it is a spare's promotion.
         worker.copy(worker.process.getInputStream(), out, true);
         worker.copy(worker.process.getErrorStream(), err, false);
         return worker;
     }
 
     private void copy(InputStream from, PrintStream to, boolean watchForReady) {
-        String prefix = "[worker " + id + "] ";
         Thread.ofPlatform().daemon().name("worker-" + id + "-" + process.pid() + (watchForReady ? "-out" : "-err"))
                 .start(() -> {
                     try (BufferedReader reader = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8))) {
                         String line;
                         while ((line = reader.readLine()) != null) {
-                            to.println(prefix + line);
+                            to.println((id == 0 ? "[spare] " : "[worker " + id + "] ") + line);
                             if (watchForReady && line.startsWith(READY_LINE)) {
                                 ready.complete(System.nanoTime());
+                            } else if (watchForReady && line.startsWith(Standby.READY_LINE)) {
+                                standby.complete(System.nanoTime());
                             } else if (!watchForReady && !line.isBlank()) {
                                 lastError = line;
                             }
@@ -62,6 +67,8 @@ final class WorkerProcess {
                     } finally {
                         pumpEnded();
                         if (watchForReady) {
+                            standby.completeExceptionally(new IllegalStateException("spare pid=" + process.pid()
+                                    + " ended before it stood by"));
                             ready.completeExceptionally(new IllegalStateException(
                                     "worker " + id + " pid=" + process.pid() + " ended before it was ready"));
                         }
@@ -86,6 +93,26 @@ final class WorkerProcess {
     /** Completes when the worker listens; fails if its output ends first. */
     CompletableFuture<Long> ready() {
         return ready;
+    }
+
+    /** Completes when a spare is warm and waits for its promotion; fails if its output ends first. */
+    CompletableFuture<Long> standby() {
+        return standby;
+    }
+
+    /**
+     * Makes this spare worker {@code workerId}: it binds the shared port and then prints its start-up line
+     * ({@link #ready()}). A spare that is still warming up reads the line when it is done. Blocks while the line is
+     * written to the pipe (a few bytes: at once); a spare that is already gone is left to its exit handler.
+     */
+    void promote(int workerId) {
+        this.id = workerId;
+        try {
+            process.getOutputStream().write(Standby.promotion(workerId));
+            process.getOutputStream().flush();
+        } catch (IOException e) {
+            // it died meanwhile: its exit is reported like any worker's
+        }
     }
 
     /** Completes when the worker has exited and its last output line has been copied. */

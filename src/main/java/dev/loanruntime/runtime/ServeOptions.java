@@ -79,6 +79,12 @@ public record ServeOptions(String host,
                 maxDerivations, store, memberCost, sessionTtl, id);
     }
 
+    /** The same options for a server of its own (no worker id) listening on {@code host}:{@code port}. */
+    public ServeOptions alone(String host, int port) {
+        return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
+                maxDerivations, store, memberCost, sessionTtl, 0);
+    }
+
     /**
      * Whether the listener binds with {@code SO_REUSEPORT}. Only cluster workers do: they must share one port, while
      * a server started alone on a taken port should fail loudly instead of silently taking half of its traffic.

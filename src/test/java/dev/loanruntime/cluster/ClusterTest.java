@@ -32,7 +32,9 @@ class ClusterTest {
     private static final Duration START = Duration.ofSeconds(90);
 
     private static ClusterProcess readyCluster(int workers, int port) throws IOException {
-        return ClusterProcess.start("--workers", Integer.toString(workers), "--port", Integer.toString(port))
+        // No spare: these tests count the primary's children as its workers, and replace a worker by a new JVM.
+        return ClusterProcess.start("--workers", Integer.toString(workers), "--spares", "0", "--port",
+                        Integer.toString(port))
                 .awaitReady(START);
     }
 

@@ -26,15 +26,15 @@ class RestartPolicyTest {
     }
 
     @Test
-    void delayGrowsByHalfFromOneHundredMillisUpToFifteenSeconds() {
+    void theFirstRestartIsImmediateThenTheDelayGrowsByHalfFromOneHundredMillisUpToFifteenSeconds() {
         RestartPolicy policy = policy(1000);
         List<Long> delays = new ArrayList<>();
-        for (int i = 0; i < 14; i++) {
+        for (int i = 0; i < 15; i++) {
             delays.add(delayMillis(policy.onExit(NEVER_READY)));
         }
-        assertThat(delays.subList(0, 4), contains(100L, 150L, 225L, 337L));
-        assertThat(delays.get(12), is(12_974L));
-        assertThat(delays.get(13), is(15_000L));
+        assertThat(delays.subList(0, 5), contains(0L, 100L, 150L, 225L, 337L));
+        assertThat(delays.get(13), is(12_974L));
+        assertThat(delays.get(14), is(15_000L));
     }
 
     @Test
@@ -61,14 +61,14 @@ class RestartPolicyTest {
     }
 
     @Test
-    void aWorkerUpForThirtySecondsResetsTheBackOff() {
+    void aWorkerUpForThirtySecondsMakesTheNextRestartImmediateAgain() {
         RestartPolicy policy = policy(100);
         for (int i = 0; i < 6; i++) {
             policy.onExit(NEVER_READY);
         }
-        assertThat(delayMillis(policy.onExit(Optional.of(Duration.ofSeconds(10)))), is(1139L));
-        assertThat(delayMillis(policy.onExit(Optional.of(Duration.ofSeconds(30)))), is(100L));
-        assertThat(delayMillis(policy.onExit(NEVER_READY)), is(150L));
+        assertThat(delayMillis(policy.onExit(Optional.of(Duration.ofSeconds(10)))), is(759L));
+        assertThat(delayMillis(policy.onExit(Optional.of(Duration.ofSeconds(30)))), is(0L));
+        assertThat(delayMillis(policy.onExit(NEVER_READY)), is(100L));
     }
 
     @Test

@@ -1,13 +1,17 @@
 package dev.loanruntime.cluster;
 
 import java.io.File;
+import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.ServeOptions;
@@ -16,6 +20,8 @@ import dev.loanruntime.store.StoreUri;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 
 class WorkerLauncherTest {
@@ -42,7 +48,7 @@ class WorkerLauncherTest {
     void passesEveryServeOptionToTheWorkerAndTheIdThroughTheEnvironment() {
         ServeOptions options = new ServeOptions("127.0.0.1", 8431, ThreadModel.PLATFORM, 50, 1, 2, 8, 3,
                 StoreUri.parse("sqlite:/tmp/loans.db"), new ScryptCost(1024, 8, 1, 32), Duration.ofSeconds(60));
-        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", options);
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", options, 21);
 
         assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
                 "--host", "127.0.0.1", "--port", "8431", "--threads", "platform", "--platform-threads", "50",
@@ -50,5 +56,43 @@ class WorkerLauncherTest {
                 "--store", "sqlite:/tmp/loans.db", "--member-cost", "1024,8,1", "--session-ttl", "60"));
         assertThat(launcher.builder(2).environment().get("LOAN_WORKER_ID"), is("2"));
         assertThat(List.of(launcher.builder(2).command().toArray()), is(List.copyOf(launcher.command())));
+    }
+
+    @Test
+    void aSpareIsAWorkerThatStandsBy() {
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", ServeOptions.defaults(), 25);
+
+        assertThat(launcher.builder(0).command().getLast(), is("--standby"));
+        assertThat(launcher.builder(1).command().contains("--standby"), is(false));
+    }
+
+    @Test
+    void usesTheAotCacheBesideTheJarOnJdk24AndLater(@TempDir Path dir) throws IOException {
+        Path jar = Files.writeString(dir.resolve("loan-runtime.jar"), "jar");
+        Path cache = Files.writeString(dir.resolve("loan-runtime.aot"), "cache");
+        Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 1000));
+
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", jar.toString(), ServeOptions.defaults(), 25);
+
+        assertThat(launcher.command().subList(0, 5), contains("/jdk/bin/java", "-XX:AOTCache=" + cache,
+                "-Xlog:aot*=error", "-cp", jar.toString()));
+        assertThat(WorkerLauncher.aotCache(jar.toString(), 24), hasSize(2));
+    }
+
+    @Test
+    void leavesTheAotCacheOutOnJdk21OrWhenItDoesNotMatchTheClassPath(@TempDir Path dir) throws IOException {
+        Path jar = Files.writeString(dir.resolve("loan-runtime.jar"), "jar");
+        Path cache = Files.writeString(dir.resolve("loan-runtime.aot"), "cache");
+        Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 1000));
+        assertThat("JDK 21 has no AOT cache", WorkerLauncher.aotCache(jar.toString(), 21), empty());
+        String execClassPath = dir.resolve("classes") + File.pathSeparator + jar;
+        assertThat("mvn exec:java's class path", WorkerLauncher.aotCache(execClassPath, 25), empty());
+        assertThat("no cache beside this jar", WorkerLauncher.aotCache(dir.resolve("other.jar").toString(), 25),
+                empty());
+
+        Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 1000));
+        assertThat("a cache older than the jar", WorkerLauncher.aotCache(jar.toString(), 25), empty());
+        assertThat(new WorkerLauncher("/jdk/bin/java", jar.toString(), ServeOptions.defaults(), 25).command()
+                .subList(0, 3), contains("/jdk/bin/java", "-cp", jar.toString()));
     }
 }

@@ -19,7 +19,7 @@ import static org.awaitility.Awaitility.await;
  * ever named in its output, by PID: after a SIGKILL of the primary its workers are no longer its descendants.
  */
 public final class ClusterProcess implements AutoCloseable {
-    private static final Pattern STARTED = Pattern.compile("worker \\d+ started pid=(\\d+)");
+    private static final Pattern STARTED = Pattern.compile("(?:worker \\d+|spare) started pid=(\\d+)");
     private final ServerProcess primary;
 
     private ClusterProcess(ServerProcess primary) {
@@ -62,7 +62,7 @@ public final class ClusterProcess implements AutoCloseable {
                 .collect(Collectors.toSet());
     }
 
-    /** Every worker pid the primary has announced so far. */
+    /** Every worker and spare pid the primary has announced so far. */
     public List<Long> announcedWorkerPids() {
         List<Long> pids = new ArrayList<>();
         Matcher m = STARTED.matcher(output());
