@@ -59,7 +59,7 @@ stop_pid() {   # PID [SIGNAL]: SIGNAL (TERM), SIGKILL after 15 s
         if [ $SECONDS -ge $deadline ]; then kill -KILL "$pid" 2>/dev/null || true; break; fi
         sleep 0.05
     done
-    wait "$pid" 2>/dev/null || true
+    { wait "$pid"; } 2>/dev/null || true   # no "Killed" notice: the kill was ours
 }
 
 cleanup() {
@@ -67,7 +67,7 @@ cleanup() {
     for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
     # cluster workers whose primary did not take them along
     for pid in "${WORKER_PIDS[@]}"; do
-        if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q 'loan-runtime\|loan-peer'; then
+        if tr '\0' ' ' 2>/dev/null < "/proc/$pid/cmdline" | grep -q 'loan-runtime\|loan-peer'; then
             kill -KILL "$pid" 2>/dev/null || true
         fi
     done
@@ -86,7 +86,8 @@ start_bg() {
 # lines matching PATTERN in LOG while PID lives.
 await_line() {
     local deadline=$((SECONDS + 180))
-    until [ "$(grep -cs "$2" "$1")" -ge "${4:-1}" ]; do
+    local n
+    while n=$(grep -cs "$2" "$1" || true); [ "${n:-0}" -lt "${4:-1}" ]; do
         if ! kill -0 "$3" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
             echo "bench: no '$2' from pid $3:" >&2; tail -20 "$1" >&2; exit 1
         fi
@@ -396,7 +397,7 @@ for variant in "${scrypt_variants[@]}"; do
     url=$SERVER_URL
     label="$name ($(curl -s "$url/runtime" | sed -n 's/.*"hasher":"\([^"]*\)".*/\1/p'))"
     [ "$kind" = node ] && label="node crypto.scrypt"
-    curl -s -o /dev/null --max-time 300 "$url/member/verify-pooled"
+    [ "$MODE" = smoke ] || curl -s -o /dev/null --max-time 300 "$url/member/verify-pooled"   # warm-up (JIT)
     times=()
     for i in $(seq "$SCRYPT_SINGLE"); do
         times+=("$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url/member/verify-pooled" | awk '{ printf "%.1f", $1 * 1000 }')")
