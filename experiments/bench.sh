@@ -59,8 +59,8 @@ stop_pid() {   # PID [SIGNAL]: SIGNAL (TERM), SIGKILL after 15 s
         if [ $SECONDS -ge $deadline ]; then kill -KILL "$pid" 2>/dev/null || true; break; fi
         sleep 0.05
     done
-    { wait "$pid"; } 2>/dev/null || true   # no "Killed" notice: the kill was ours
-}
+    wait "$pid" || true
+} 2>/dev/null   # no "Killed" notice from bash, whichever command reaps the process: the kill was ours
 
 cleanup() {
     local pid
@@ -135,7 +135,7 @@ calc() {   # calc 'EXPR of a, b, c' A [B [C]]: the value, or - when an input is 
     local e=$1 x; shift
     for x in "$@"; do num "$x" || { echo -; return; }; done
     awk -v a="${1:-0}" -v b="${2:-0}" -v c="${3:-0}" "BEGIN { v = $e; w = v < 0 ? -v : v
-        if (w >= 100) printf \"%.0f\", v; else if (w >= 1) printf \"%.2f\", v; else printf \"%.3f\", v }" 2>/dev/null || echo -
+        if (w >= 100) printf \"%.0f\", v; else if (w >= 1) printf \"%.2f\", v; else printf \"%.3f\", v }" 2>/dev/null | grep -v -i 'nan\|inf' || echo -
 }
 
 median() {   # median of the numeric arguments, - when there is none
@@ -516,8 +516,10 @@ for c in "${WAIT_LEVELS[@]}"; do
         (while kill -0 "$SERVER_PID" 2>/dev/null; do rss_kib "$SERVER_PID"; sleep 0.1; done >> "$peak_file") &
         sampler=$!
         PIDS+=("$sampler")
+        # 10,000 connections take seconds to open and to get their first answers on a busy machine: a longer run
+        duration=$WAIT_S; [ "$c" -ge 10000 ] && duration=$((WAIT_S * 3))
         for i in $(seq "$REPS"); do
-            wrk -t2 -c"$c" -d"${WAIT_S}s" --timeout 10s "$url" > "$OUT/5-$kind-$c.$i.wrk" 2>&1 || true
+            wrk -t2 -c"$c" -d"${duration}s" --timeout 10s "$url" > "$OUT/5-$kind-$c.$i.wrk" 2>&1 || true
             rates+=("$(wrk_rate "$OUT/5-$kind-$c.$i.wrk")")
         done
         stop_server "$sampler"
