@@ -45,6 +45,8 @@ case $MODE in
 esac
 WAIT_MS=100
 HAVE_WRK=false; command -v wrk >/dev/null && HAVE_WRK=true
+WRK_VERSION=missing   # wrk --version exits 1 after printing it
+$HAVE_WRK && WRK_VERSION=$( (wrk --version 2>&1 || true) | head -1 | cut -d' ' -f2)
 HAVE_NODE=false; command -v node >/dev/null && HAVE_NODE=true
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -240,7 +242,7 @@ echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min load average: other
 echo "java:     $JAVA $("$JAVA" -version 2>&1 | head -1)"
 echo "jvm flags: ${JVM_FLAGS[*]:-(none, as 'java -jar target/loan-runtime.jar')}"
 if $HAVE_NODE; then echo "node:     $(command -v node) $(node --version)"; else echo "node:     missing: the Node.js peer is skipped"; fi
-if $HAVE_WRK; then echo "wrk:      $(wrk --version 2>&1 | head -1 | cut -d' ' -f1-2)"; else echo "wrk:      missing: the wrk throughput figures are skipped"; fi
+if $HAVE_WRK; then echo "wrk:      $WRK_VERSION"; else echo "wrk:      missing: the wrk throughput figures are skipped"; fi
 # 10,000 connections need as many descriptors on each side
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 25000 ]; then ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; fi
 echo "ulimit -n: $(ulimit -n) (somaxconn $(cat /proc/sys/net/core/somaxconn 2>/dev/null || echo ?))"
@@ -561,7 +563,7 @@ json_value() { if num "$1"; then printf '%s' "$1"; elif [ "$1" = - ]; then print
 {
     printf '{\n  "mode": "%s",\n  "date": "%s",\n  "nproc": %s,\n' "$MODE" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$CORES"
     printf '  "java": "%s",\n  "node": "%s",\n  "wrk": "%s",\n' "$("$JAVA" -version 2>&1 | head -1 | tr -d '"')" \
-        "$($HAVE_NODE && node --version || echo missing)" "$($HAVE_WRK && wrk --version 2>&1 | head -1 | cut -d' ' -f2 || echo missing)"
+        "$($HAVE_NODE && node --version || echo missing)" "$WRK_VERSION"
     printf '  "jvmFlags": "%s",\n  "repetitions": %s,\n  "figures": {' "${JVM_FLAGS[*]:-}" "$REPS"
     sep=""
     for f in "${FIGURES[@]}"; do printf '%s\n    "%s": %s' "$sep" "${f%%=*}" "$(json_value "${f#*=}")"; sep=","; done
