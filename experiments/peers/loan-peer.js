@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// The Node.js peer of the loan service for experiments/bench.sh: the same routes and the same JSON bodies.
+//   node experiments/peers/loan-peer.js [--port P] [--cluster N]
+// Single process by default; --cluster N forks N workers on one port and forks a new one for each that exits.
+// Heavy work runs on libuv's pool (UV_THREADPOOL_SIZE, default 4), like the loan service's crypto pool.
+// Prints one start-up line per serving process: "loan-peer serving pid=... address=http://127.0.0.1:P ...".
+"use strict";
+const cluster = require("node:cluster");
+const http = require("node:http");
+const crypto = require("node:crypto");
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? Number(args[i + 1]) : fallback;
+};
+const port = option("--port", 0);
+const workers = option("--cluster", 0);
+
+// The loan service's bytes, so both sides write and parse the same amount.
+const BOOKS = Buffer.from(JSON.stringify({
+  books: [{ isbn: "978-0262033848", title: "Introduction to Algorithms", shelf: "R-12" }],
+}));
+const JSON_TYPE = "application/json; charset=utf-8";
+// The loan service's member check cost (N=65536, r=8, p=8): 64 MiB per derivation, so maxmem above that.
+const COST = { N: 65536, r: 8, p: 8, maxmem: 256 * 1024 * 1024 };
+const MAX_WAIT_MS = 10000;
+
+function send(res, status, body) {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  res.writeHead(status, { "content-type": JSON_TYPE, "content-length": bytes.length });
+  res.end(bytes);
+}
+
+function serve() {
+  let derivationsRunning = 0; // handed to the pool and not yet called back
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, "http://local");
+    switch (url.pathname) {
+      case "/books":
+        return send(res, 200, BOOKS);
+      case "/catalog/lookup": {
+        const ms = Number.parseInt(url.searchParams.get("ms") ?? "", 10);
+        if (!(ms >= 0 && ms <= MAX_WAIT_MS)) {
+          return send(res, 400, JSON.stringify({ error: "bad_query", message: "ms must be from 0 to " + MAX_WAIT_MS }));
+        }
+        return setTimeout(() => send(res, 200, JSON.stringify({ waitedMs: ms })), ms);
+      }
+      case "/member/verify-pooled":
+        derivationsRunning++;
+        return crypto.scrypt("password", "salt", 32, COST, (err, key) => {
+          derivationsRunning--;
+          if (err) return send(res, 500, JSON.stringify({ error: "derivation", message: err.message }));
+          send(res, 200, JSON.stringify({ digest: key.toString("hex").slice(0, 16), path: url.pathname }));
+        });
+      case "/runtime":
+        return send(res, 200, JSON.stringify({
+          pid: process.pid,
+          workerId: cluster.isWorker ? cluster.worker.id : 0,
+          runtime: "node",
+          nodeVersion: process.version,
+          threadpool: Number(process.env.UV_THREADPOOL_SIZE || 4),
+          derivationsRunning,
+        }));
+      default:
+        return send(res, 404, JSON.stringify({ error: "route_not_found", message: "no route " + url.pathname }));
+    }
+  });
+  server.keepAliveTimeout = 60000; // wrk holds its connections for the whole run
+  server.listen({ port, host: "127.0.0.1", backlog: 8192 }, () => {
+    console.log(`loan-peer serving pid=${process.pid} address=http://127.0.0.1:${server.address().port}`
+      + ` node=${process.version} threadpool=${process.env.UV_THREADPOOL_SIZE || 4}`);
+  });
+}
+
+if (workers > 0 && cluster.isPrimary) {
+  let stopping = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on("exit", (worker) => {
+    if (stopping) return;
+    console.log(`loan-peer worker pid=${worker.process.pid} exited, forking a replacement`);
+    cluster.fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers)) worker.process.kill("SIGTERM");
+    process.exit(0);
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  console.log(`loan-peer primary pid=${process.pid} workers=${workers}`);
+} else {
+  serve();
+}
