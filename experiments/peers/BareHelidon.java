@@ -26,6 +26,9 @@ public class BareHelidon {
                 .host("127.0.0.1")
                 .port(port)
                 .backlog(8192) // as the loan service's application.yaml: 10,000 clients connect at once
+                // No features found on the class path (observe with health and metrics would be): nothing runs
+                // per request but the routing, so the gap to the loan service is everything the service adds.
+                .featuresDiscoverServices(false)
                 .routing(r -> r
                         .get("/books", (req, res) -> send(res, BOOKS))
                         .get("/runtime", (req, res) -> send(res, runtime))
