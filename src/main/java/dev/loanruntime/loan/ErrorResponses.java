@@ -3,6 +3,8 @@ package dev.loanruntime.loan;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
+import io.helidon.common.buffers.DataReader;
+import io.helidon.http.BadRequestException;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.NotFoundException;
@@ -44,6 +46,15 @@ public final class ErrorResponses {
                     LOGGER.log(System.Logger.Level.DEBUG, e::getMessage);
                     res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
                     Json.send(res, Status.SERVICE_UNAVAILABLE_503, Json.Error.of("store_unavailable"));
+                })
+                .error(BadRequestException.class, (req, res, e) ->
+                        // e.g. an unparsable Content-Type; Helidon's message names the header, not a Java type
+                        Json.send(res, Status.BAD_REQUEST_400, new Json.Error("bad_request", safe(e.getMessage()))))
+                .error(DataReader.InsufficientDataAvailableException.class, (req, res, e) -> {
+                    // the client hung up in the middle of its body: nothing went wrong here, and nobody reads this
+                    LOGGER.log(System.Logger.Level.DEBUG, () -> "body ended early on " + req.path().path());
+                    Json.send(res, Status.BAD_REQUEST_400, new Json.Error("incomplete_body",
+                            "the connection ended before the body did"));
                 })
                 .error(DerivationException.class, (req, res, e) -> {
                     LOGGER.log(System.Logger.Level.ERROR, "derivation failed", e);
