@@ -15,7 +15,9 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
 
 /**
  * A deadline for a request's header block: once the request line has arrived, the headers must end within the
- * timeout, or the client gets a JSON 408 and the connection is closed.
+ * timeout, or the client gets a JSON 408 and the connection is closed. Only a client that keeps the server waiting
+ * for bytes is cut: when the deadline passes while the connection's thread waits for a carrier, not for the
+ * client, the check is repeated instead.
  *
  * <p>Why: Helidon 4.5 has no such deadline. Its {@code idle-connection-timeout} interrupts only a connection that
  * is still reading its request line, and the socket read timeout ({@code connection-options.read-timeout}) is not
@@ -27,6 +29,7 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
  */
 public final class RequestHeadDeadline implements Http1ConnectionListener, AutoCloseable {
     private static final System.Logger LOGGER = System.getLogger(RequestHeadDeadline.class.getName());
+    private static final long RECHECK_MS = 100;
     private final Duration timeout;
     private final byte[] answer;
     private final ScheduledThreadPoolExecutor timer;
@@ -66,6 +69,15 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
     }
 
     private void expire(ConnectionContext ctx, Reading token) {
+        if (reading.get(ctx) != token) {
+            return;     // the headers arrived in time
+        }
+        if (!token.waitingForBytes()) {
+            // The connection's thread is runnable but has no carrier (every carrier busy, e.g. with inline
+            // derivations) or the JVM just paused: the server is the slow one here, not the client. Look again soon.
+            timer.schedule(() -> expire(ctx, token), RECHECK_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
         if (!reading.remove(ctx, token)) {
             return;
         }
@@ -82,6 +94,11 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
     }
 
     private record Reading(Thread thread) {
+        /** A virtual thread parked in a socket read is WAITING; one that waits for a carrier is RUNNABLE. */
+        boolean waitingForBytes() {
+            Thread.State state = thread.getState();
+            return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+        }
     }
 
     private static byte[] response(Duration timeout) {
