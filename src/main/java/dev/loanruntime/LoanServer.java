@@ -83,8 +83,8 @@ public final class LoanServer implements AutoCloseable {
         // Helidon's HTTP/1.1 limits from server.protocols.http_1_1, plus the header deadline Helidon lacks
         this.headDeadline = new RequestHeadDeadline(
                 config.get("loan.request-head-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)));
-        // Exactly one protocol: with a second one discovered beside it, Helidon would sniff each connection's first
-        // bytes and close a malformed or HTTP/1.0 one without an answer instead of sending its JSON 400/505.
+        // Exactly one HTTP/1.1 protocol: with a second one (from the config node or discovery) beside it, Helidon
+        // sniffs each connection's first bytes and closes a malformed or HTTP/1.0 one without its JSON 400/505.
         builder.protocolsDiscoverServices(false)
                 .protocols(List.of(Http1Config.builder()
                         .name("http_1_1")       // replaces the one Helidon builds from the same node
