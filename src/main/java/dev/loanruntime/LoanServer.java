@@ -1,6 +1,7 @@
 package dev.loanruntime;
 
 import java.net.StandardSocketOptions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -14,6 +15,7 @@ import io.helidon.metrics.api.Metrics;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
@@ -25,9 +27,11 @@ import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.loan.BooksService;
 import dev.loanruntime.loan.CatalogService;
+import dev.loanruntime.loan.ClientDisconnects;
 import dev.loanruntime.loan.ErrorResponses;
 import dev.loanruntime.loan.LoanService;
 import dev.loanruntime.loan.MemberService;
+import dev.loanruntime.loan.RequestHeadDeadline;
 import dev.loanruntime.loan.SessionService;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
@@ -48,9 +52,11 @@ public final class LoanServer implements AutoCloseable {
     private final PlatformHandlers handlers;
     private final LoanStore store;
     private final RuntimeService runtime;
+    private final RequestHeadDeadline headDeadline;
     private final List<Meter> gauges = new ArrayList<>();
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
+        ClientDisconnects.quiet();
         this.store = options.store().open();
         int maxRunning = options.maxDerivations() > 0
                 ? options.maxDerivations()
@@ -74,6 +80,17 @@ public final class LoanServer implements AutoCloseable {
                 .config(config.get("server"))
                 .host(options.host())
                 .port(options.port());
+        // Helidon's HTTP/1.1 limits from server.protocols.http_1_1, plus the header deadline Helidon lacks
+        this.headDeadline = new RequestHeadDeadline(
+                config.get("loan.request-head-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)));
+        // Exactly one HTTP/1.1 protocol: with a second one (from the config node or discovery) beside it, Helidon
+        // sniffs each connection's first bytes and closes a malformed or HTTP/1.0 one without its JSON 400/505.
+        builder.protocolsDiscoverServices(false)
+                .protocols(List.of(Http1Config.builder()
+                        .name("http_1_1")       // replaces the one Helidon builds from the same node
+                        .config(config.get("server.protocols.http_1_1"))
+                        .addReceiveListener(headDeadline)
+                        .build()));
         if (options.reusePort()) {
             // Cluster workers: every worker binds the same port and the kernel spreads connections among them.
             builder.putListenerSocketOption(StandardSocketOptions.SO_REUSEPORT, true);
@@ -127,6 +144,7 @@ public final class LoanServer implements AutoCloseable {
             handlers.close();
         }
         store.close();
+        headDeadline.close();
         gauges.forEach(Metrics.globalRegistry()::remove);
     }
 

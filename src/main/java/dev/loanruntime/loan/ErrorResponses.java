@@ -1,7 +1,10 @@
 package dev.loanruntime.loan;
 
 import java.util.Locale;
+import java.util.regex.Pattern;
 
+import io.helidon.common.buffers.DataReader;
+import io.helidon.http.BadRequestException;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.NotFoundException;
@@ -22,6 +25,10 @@ public final class ErrorResponses {
     private static final System.Logger LOGGER = System.getLogger(ErrorResponses.class.getName());
     /** Seconds a refused heavy request is asked to wait: about one derivation. */
     static final String RETRY_AFTER_SECONDS = "1";
+    private static final String HEADERS_TOO_LARGE = "Header size exceeded";
+    /** Not among Helidon 4.5's constants. */
+    private static final Status HEADER_FIELDS_TOO_LARGE_431 = Status.create(431, "Request Header Fields Too Large");
+    private static final Pattern UNSAFE = Pattern.compile("Exception|Error|java\\.|io\\.helidon|\\bat [a-z]|\\$|\\n");
 
     private ErrorResponses() {
     }
@@ -39,6 +46,15 @@ public final class ErrorResponses {
                     LOGGER.log(System.Logger.Level.DEBUG, e::getMessage);
                     res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
                     Json.send(res, Status.SERVICE_UNAVAILABLE_503, Json.Error.of("store_unavailable"));
+                })
+                .error(BadRequestException.class, (req, res, e) ->
+                        // e.g. an unparsable Content-Type; Helidon's message names the header, not a Java type
+                        Json.send(res, Status.BAD_REQUEST_400, new Json.Error("bad_request", safe(e.getMessage()))))
+                .error(DataReader.InsufficientDataAvailableException.class, (req, res, e) -> {
+                    // the client hung up in the middle of its body: nothing went wrong here, and nobody reads this
+                    LOGGER.log(System.Logger.Level.DEBUG, () -> "body ended early on " + req.path().path());
+                    Json.send(res, Status.BAD_REQUEST_400, new Json.Error("incomplete_body",
+                            "the connection ended before the body did"));
                 })
                 .error(DerivationException.class, (req, res, e) -> {
                     LOGGER.log(System.Logger.Level.ERROR, "derivation failed", e);
@@ -64,12 +80,29 @@ public final class ErrorResponses {
                                                           Status status,
                                                           io.helidon.http.ServerResponseHeaders headers,
                                                           String message) {
-        String code = status.reasonPhrase().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        // Helidon 4.5 reports headers over max-headers-size as a plain 400; RFC 6585 has the precise status
+        Status answered = status == Status.BAD_REQUEST_400 && HEADERS_TOO_LARGE.equals(message)
+                ? HEADER_FIELDS_TOO_LARGE_431
+                : status;
+        String code = answered.reasonPhrase().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
         headers.set(HeaderNames.CONTENT_TYPE, Json.CONTENT_TYPE);
         return DirectHandler.TransportResponse.builder()
-                .status(status)
+                .status(answered)
                 .headers(headers)
-                .entity(Json.bytes(Json.Error.of(code)))
+                .entity(Json.bytes(new Json.Error(code, safe(message))))
                 .build();
+    }
+
+    /**
+     * Helidon's message (server.error-handling.include-entity) when it says what is wrong in plain words ("Header
+     * size exceeded"); none when it names a Java type, points to a log the client cannot see, or is long, so that
+     * no client ever sees an exception class.
+     */
+    static String safe(String message) {
+        if (message == null || message.isBlank() || message.length() > 200
+                || UNSAFE.matcher(message).find() || message.contains("server log")) {
+            return null;
+        }
+        return message;
     }
 }

@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Optional;
 
+import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
@@ -59,6 +60,13 @@ public final class SessionService implements HttpService {
     }
 
     private void loginHandler(ServerRequest req, ServerResponse res) {
+        // A form or text body is a client mistake worth naming, not "invalid JSON". No Content-Type is accepted.
+        var type = req.headers().contentType();
+        if (type.isPresent() && !type.get().test(MediaTypes.APPLICATION_JSON)) {
+            Json.send(res, Status.UNSUPPORTED_MEDIA_TYPE_415, new Json.Error("unsupported_media_type",
+                    "Content-Type must be application/json, was " + type.get().mediaType().text()));
+            return;
+        }
         Credentials credentials;
         try (InputStream body = req.content().inputStream()) {
             credentials = Credentials.parse(body);

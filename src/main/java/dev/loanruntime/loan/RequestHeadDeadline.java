@@ -1,0 +1,119 @@
+package dev.loanruntime.loan;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import io.helidon.common.buffers.BufferData;
+import io.helidon.http.Headers;
+import io.helidon.http.HttpPrologue;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.Http1ConnectionListener;
+
+/**
+ * A deadline for a request's header block: once the request line has arrived, the headers must end within the
+ * timeout, or the client gets a JSON 408 and the connection is closed. Only a client that keeps the server waiting
+ * for bytes is cut: when the deadline passes while the connection's thread waits for a carrier, not for the
+ * client, the check is repeated instead.
+ *
+ * <p>Why: Helidon 4.5 has no such deadline. Its {@code idle-connection-timeout} interrupts only a connection that
+ * is still reading its request line, and the socket read timeout ({@code connection-options.read-timeout}) is not
+ * applied to server sockets at all; a client that sends its headers a byte every few seconds (slow loris) would hold
+ * its connection forever. The request line itself is bounded by {@code idle-connection-timeout}.
+ *
+ * <p>{@link #prologue} and {@link #headers} run on the connection's virtual thread and do not block; the deadline
+ * fires on one daemon platform thread of its own.
+ */
+public final class RequestHeadDeadline implements Http1ConnectionListener, AutoCloseable {
+    private static final System.Logger LOGGER = System.getLogger(RequestHeadDeadline.class.getName());
+    private static final long RECHECK_MS = 100;
+    private final Duration timeout;
+    private final byte[] answer;
+    private final ScheduledThreadPoolExecutor timer;
+    /** Connections whose header block has not ended yet, each with the thread that reads it. */
+    private final Map<ConnectionContext, Reading> reading = new ConcurrentHashMap<>();
+
+    public RequestHeadDeadline(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("request-head-timeout must be positive, was " + timeout);
+        }
+        this.timeout = timeout;
+        this.answer = response(timeout);
+        this.timer = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread t = new Thread(task, "request-head-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        // a request that ends in time cancels its task; drop it from the queue at once rather than at its deadline
+        this.timer.setRemoveOnCancelPolicy(true);
+    }
+
+    public Duration timeout() {
+        return timeout;
+    }
+
+    @Override
+    public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
+        Reading token = new Reading(Thread.currentThread());
+        reading.put(ctx, token);
+        timer.schedule(() -> expire(ctx, token), timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void headers(ConnectionContext ctx, Headers headers) {
+        // the scheduled task finds no token and does nothing; removing wins the race against it or loses cleanly
+        reading.remove(ctx);
+    }
+
+    private void expire(ConnectionContext ctx, Reading token) {
+        if (reading.get(ctx) != token) {
+            return;     // the headers arrived in time
+        }
+        if (!token.waitingForBytes()) {
+            // The connection's thread is runnable but has no carrier (every carrier busy, e.g. with inline
+            // derivations) or the JVM just paused: the server is the slow one here, not the client. Look again soon.
+            timer.schedule(() -> expire(ctx, token), RECHECK_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        if (!reading.remove(ctx, token)) {
+            return;
+        }
+        LOGGER.log(System.Logger.Level.DEBUG, () -> "request head not complete after " + timeout + ", closing "
+                + ctx.remotePeer().address());
+        try {
+            ctx.dataWriter().writeNow(BufferData.create(answer));
+        } catch (RuntimeException e) {
+            // the client may be gone already; closing is what matters
+        }
+        // Interrupting a thread blocked in a socket read closes the socket: the way Helidon's own idle check ends a
+        // connection, and the one that ends it quietly (no 500 attempt, no warning in the log).
+        token.thread().interrupt();
+    }
+
+    private record Reading(Thread thread) {
+        /** A virtual thread parked in a socket read is WAITING; one that waits for a carrier is RUNNABLE. */
+        boolean waitingForBytes() {
+            Thread.State state = thread.getState();
+            return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+        }
+    }
+
+    private static byte[] response(Duration timeout) {
+        byte[] body = Json.bytes(new Json.Error("request_timeout",
+                "the request headers did not arrive within " + timeout.toMillis() + " ms"));
+        String head = "HTTP/1.1 408 Request Timeout\r\nContent-Type: " + Json.CONTENT_TYPE + "\r\nContent-Length: "
+                + body.length + "\r\nConnection: close\r\n\r\n";
+        byte[] bytes = new byte[head.length() + body.length];
+        System.arraycopy(head.getBytes(StandardCharsets.US_ASCII), 0, bytes, 0, head.length());
+        System.arraycopy(body, 0, bytes, head.length(), body.length);
+        return bytes;
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,88 @@
+package dev.loanruntime.hostile;
+
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.ServerProcess;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Clients that hang up in the middle of a heavy request: the derivations they started still end, their memory
+ * permits and crypto-pool slots come back, and afterwards the full pool serves two derivations at once.
+ */
+@ExtendWith(HostileTally.class)
+class HeavyDisconnectTest {
+    private static final List<String> PATHS = List.of("/member/verify-pooled", "/member/verify-pooled",
+            "/member/verify-blocking", "/member/verify-blocking");
+    private static ServerProcess server;
+    private static Http http;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // two pool threads, two memory permits, two waiting places: the four requests fill the server
+        server = ServerProcess.serve(List.of("-Xmx512m"),
+                "--crypto-threads", "2", "--max-derivations", "2", "--crypto-queue", "2");
+        http = new Http(server.baseUri());
+    }
+
+    @AfterAll
+    static void stop() {
+        http.close();
+        server.close();
+    }
+
+    @Test
+    void clientsHangingUpMidDerivationGiveBackEveryPermit() throws Exception {
+        List<Socket> sockets = new ArrayList<>();
+        try {
+            // both heavy routes at once: one wait for the derivations to end instead of two (each takes seconds)
+            for (String path : PATHS) {
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                sockets.add(socket);
+            }
+            // With verify-blocking, /runtime itself waits for a free carrier while two derivations hold both: it
+            // answers between them, when the third request has taken the freed permit.
+            await().atMost(Duration.ofSeconds(60)).until(() -> runtime("derivationsRunning") >= 1);
+        } finally {
+            for (Socket socket : sockets) {
+                socket.setSoLinger(true, 0);     // a reset, as from a client that crashed
+                socket.close();
+            }
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> runtime("derivationsRunning") == 0
+                && runtime("cryptoQueued") == 0 && runtime("requestsInFlight") == 1);
+
+        try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            var first = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
+            var second = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
+            assertEquals(200, first.get().status(), first.get().body());
+            assertEquals(200, second.get().status(), second.get().body());
+        }
+        Http.Response health = http.get("/observe/health");
+        assertEquals(200, health.status(), health.body());
+        assertEquals(0, runtime("derivationsRunning"));
+        for (int i = 0; i < PATHS.size(); i++) {
+            Exchange.booksStillAnswer(server.port());      // one case per client that hung up
+        }
+    }
+
+    private static int runtime(String field) {
+        return (int) http.get("/runtime").number(field);
+    }
+}

@@ -1,0 +1,92 @@
+package dev.loanruntime.hostile;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import com.sun.management.UnixOperatingSystemMXBean;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.loanruntime.testing.ServerProcess;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * 2,000 kept-alive connections that send nothing more: each holds a socket and a parked virtual thread in the
+ * server, and new clients must still be answered at once.
+ */
+@ExtendWith(HostileTally.class)
+class IdleConnectionsTest {
+    private static final int WANTED = 2_000;
+    /** File descriptors the JVM and the test need besides the sockets. */
+    private static final int SPARE_FDS = 500;
+
+    @Test
+    void twoThousandIdleKeepAliveConnectionsDoNotStopNewClients() throws Exception {
+        int connections = connectionsTheLimitAllows();
+        try (ServerProcess server = ServerProcess.serve(List.of("-Xmx512m"));
+                ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            int port = server.port();
+            List<Socket> idle = new ArrayList<>();
+            try {
+                List<Future<Socket>> opening = new ArrayList<>();
+                for (int i = 0; i < connections; i++) {
+                    opening.add(clients.submit(() -> openKeptAlive(port)));
+                }
+                for (Future<Socket> socket : opening) {
+                    idle.add(socket.get());
+                }
+                long slowestMs = 0;
+                for (int i = 0; i < 20; i++) {
+                    slowestMs = Math.max(slowestMs, Exchange.booksStillAnswer(port).toMillis());
+                }
+                assertTrue(slowestMs < 1_000, "GET /books took " + slowestMs + " ms beside " + connections
+                        + " idle connections");
+                // and the idle connections are still open and usable
+                for (Socket socket : List.of(idle.getFirst(), idle.getLast())) {
+                    assertEquals(Exchange.BOOKS, request(socket).only().assertClean().body());
+                }
+                System.out.println(connections + " idle keep-alive connections; new clients answered, slowest "
+                        + slowestMs + " ms");
+            } finally {
+                for (Socket socket : idle) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    /** 2,000, or fewer when this process's open-file limit (the server's is the same) would not allow them. */
+    private static int connectionsTheLimitAllows() {
+        long limit = ((UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getMaxFileDescriptorCount();
+        int connections = (int) Math.min(WANTED, limit - SPARE_FDS);
+        if (connections < WANTED) {
+            System.out.println("ulimit -n is " + limit + ": holding " + connections + " connections, not " + WANTED);
+        }
+        assertTrue(connections >= 500, "ulimit -n " + limit + " is too low for this test");
+        return connections;
+    }
+
+    private static Socket openKeptAlive(int port) throws IOException {
+        Socket socket = new Socket("127.0.0.1", port);
+        socket.setSoTimeout(30_000);
+        assertEquals(200, request(socket).only().status());
+        return socket;
+    }
+
+    private static Exchange.Result request(Socket socket) throws IOException {
+        socket.getOutputStream().write("GET /books HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+        return Exchange.read(socket.getInputStream(), 1, false);
+    }
+}
