@@ -24,16 +24,16 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
  * applied to server sockets at all; a client that sends its headers a byte every few seconds (slow loris) would hold
  * its connection forever. The request line itself is bounded by {@code idle-connection-timeout}.
  *
- * <p>{@link #prologue} and {@link #headers} run on the connection's virtual thread and do not block; the deadline
- * fires on one daemon platform thread of its own.
+ * <p>{@link #prologue} and {@link #headers} run on the connection's virtual thread and do not block; the sweep
+ * runs on one daemon platform thread of its own.
  */
 public final class RequestHeadDeadline implements Http1ConnectionListener, AutoCloseable {
     private static final System.Logger LOGGER = System.getLogger(RequestHeadDeadline.class.getName());
-    private static final long RECHECK_MS = 100;
     private final Duration timeout;
+    private final long timeoutNanos;
     private final byte[] answer;
     private final ScheduledThreadPoolExecutor timer;
-    /** Connections whose header block has not ended yet, each with the thread that reads it. */
+    /** Connections whose header block has not ended yet, each with the thread that reads it and since when. */
     private final Map<ConnectionContext, Reading> reading = new ConcurrentHashMap<>();
 
     public RequestHeadDeadline(Duration timeout) {
@@ -41,14 +41,17 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
             throw new IllegalArgumentException("request-head-timeout must be positive, was " + timeout);
         }
         this.timeout = timeout;
+        this.timeoutNanos = timeout.toNanos();
         this.answer = response(timeout);
         this.timer = new ScheduledThreadPoolExecutor(1, task -> {
             Thread t = new Thread(task, "request-head-deadline");
             t.setDaemon(true);
             return t;
         });
-        // a request that ends in time cancels its task; drop it from the queue at once rather than at its deadline
-        this.timer.setRemoveOnCancelPolicy(true);
+        // One sweep every tenth of the timeout (at most every second) rather than a task per request: a request
+        // costs a map put and remove, and a client is cut between 1 and 1.1 timeouts after its request line.
+        long period = Math.min(TimeUnit.SECONDS.toNanos(1), timeoutNanos / 10);
+        timer.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.NANOSECONDS);
     }
 
     public Duration timeout() {
@@ -57,30 +60,34 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
 
     @Override
     public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
-        Reading token = new Reading(Thread.currentThread());
-        reading.put(ctx, token);
-        timer.schedule(() -> expire(ctx, token), timeout.toMillis(), TimeUnit.MILLISECONDS);
+        reading.put(ctx, new Reading(Thread.currentThread(), System.nanoTime()));
     }
 
     @Override
     public void headers(ConnectionContext ctx, Headers headers) {
-        // the scheduled task finds no token and does nothing; removing wins the race against it or loses cleanly
         reading.remove(ctx);
     }
 
+    /** Runs on the timer's thread: cuts every connection whose headers are late and whose client is the slow one. */
+    private void sweep() {
+        long now = System.nanoTime();
+        reading.forEach((ctx, token) -> {
+            if (now - token.since() < timeoutNanos) {
+                return;
+            }
+            if (!token.waitingForBytes()) {
+                // The connection's thread is runnable but has no carrier (every carrier busy, e.g. with inline
+                // derivations) or the JVM just paused: the server is the slow one here, not the client. Look again
+                // at the next sweep.
+                return;
+            }
+            if (reading.remove(ctx, token)) {
+                expire(ctx, token);
+            }
+        });
+    }
+
     private void expire(ConnectionContext ctx, Reading token) {
-        if (reading.get(ctx) != token) {
-            return;     // the headers arrived in time
-        }
-        if (!token.waitingForBytes()) {
-            // The connection's thread is runnable but has no carrier (every carrier busy, e.g. with inline
-            // derivations) or the JVM just paused: the server is the slow one here, not the client. Look again soon.
-            timer.schedule(() -> expire(ctx, token), RECHECK_MS, TimeUnit.MILLISECONDS);
-            return;
-        }
-        if (!reading.remove(ctx, token)) {
-            return;
-        }
         LOGGER.log(System.Logger.Level.DEBUG, () -> "request head not complete after " + timeout + ", closing "
                 + ctx.remotePeer().address());
         try {
@@ -93,7 +100,7 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
         token.thread().interrupt();
     }
 
-    private record Reading(Thread thread) {
+    private record Reading(Thread thread, long since) {
         /** A virtual thread parked in a socket read is WAITING; one that waits for a carrier is RUNNABLE. */
         boolean waitingForBytes() {
             Thread.State state = thread.getState();
