@@ -36,9 +36,10 @@ public final class ServeArgs {
                     + "event loop (default: the number of cores).")
     Integer carriers;
 
-    @Option(names = "--crypto-threads", defaultValue = "4", paramLabel = "N",
-            description = "Platform threads for pooled derivations (default: ${DEFAULT-VALUE}, like libuv's pool).")
-    int cryptoThreads;
+    @Option(names = "--crypto-threads", paramLabel = "N",
+            description = "Platform threads for pooled derivations (default: the number of cores; libuv's pool has "
+                    + "4, but more threads than cores derive no faster and slow the light requests down).")
+    Integer cryptoThreads;
 
     @Option(names = "--crypto-queue", defaultValue = "64", paramLabel = "N",
             description = "Derivations that may wait for a crypto thread; beyond that, 503 at once "
@@ -78,7 +79,8 @@ public final class ServeArgs {
         try {
             return new ServeOptions(host, port, threads, platformThreads,
                     carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,
-                    cryptoThreads, cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds))
+                    cryptoThreads == null ? Runtime.getRuntime().availableProcessors() : cryptoThreads,
+                    cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds))
                     .withScrypt(scrypt);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());

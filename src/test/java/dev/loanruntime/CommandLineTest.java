@@ -86,17 +86,23 @@ class CommandLineTest {
 
     @Test
     void scryptProviderComesFromTheEnvironmentAndIsBouncyCastleOtherwise() {
-        assertEquals("conscrypt", scryptFrom(java.util.Map.of("LOAN_SCRYPT", "conscrypt")));
-        assertEquals("bouncycastle", scryptFrom(java.util.Map.of()));
+        assertEquals("conscrypt", optionsFrom(java.util.Map.of("LOAN_SCRYPT", "conscrypt")).scrypt().label());
+        assertEquals("bouncycastle", optionsFrom(java.util.Map.of()).scrypt().label());
     }
 
-    private static String scryptFrom(java.util.Map<String, String> env) {
+    @Test
+    void cryptoPoolHasOneThreadPerCoreByDefault() {
+        assertEquals(Runtime.getRuntime().availableProcessors(), optionsFrom(java.util.Map.of()).cryptoThreads());
+        assertEquals(Runtime.getRuntime().availableProcessors(), dev.loanruntime.runtime.ServeOptions.defaults().cryptoThreads());
+    }
+
+    private static dev.loanruntime.runtime.ServeOptions optionsFrom(java.util.Map<String, String> env) {
         ServeArgs args = new ServeArgs();
         picocli.CommandLine cli = new picocli.CommandLine(new Object() {
             @picocli.CommandLine.Mixin
             ServeArgs mixin = args;
         }).setDefaultValueProvider(new SettingsDefaults(env, io.helidon.config.Config.create()));
         cli.parseArgs();
-        return args.toOptions(cli).scrypt().label();
+        return args.toOptions(cli);
     }
 }

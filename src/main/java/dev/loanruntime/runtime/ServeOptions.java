@@ -107,10 +107,10 @@ public record ServeOptions(String host,
         return workerId > 0;
     }
 
-    /** The defaults: the lesson's single machine, virtual threads, one carrier per core. */
+    /** The defaults: the lesson's single machine, virtual threads, one carrier and one crypto thread per core. */
     public static ServeOptions defaults() {
-        return new ServeOptions("127.0.0.1", 8430, ThreadModel.VIRTUAL, 200,
-                Runtime.getRuntime().availableProcessors(), 4, 64, 0);
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new ServeOptions("127.0.0.1", 8430, ThreadModel.VIRTUAL, 200, cores, cores, 64, 0);
     }
 
     private static void check(String option, long value, long min, long max) {
