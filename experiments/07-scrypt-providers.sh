@@ -2,7 +2,7 @@
 # scrypt providers and the light-request tail beside heavy work. (a) `derive`: one derivation alone and a pool of
 # cores threads, for BouncyCastle (pure Java, 64 MiB of heap garbage per derivation) and Conscrypt (BoringSSL, 64 MiB
 # of native memory). (b) /books under wrk while heavy clients keep the crypto pool saturated, per provider and
-# crypto pool size (cores vs 4), with the server's GC pauses from -Xlog:gc.
+# crypto pool size (cores vs 4), with the server's GC pauses from -Xlog:gc; and BouncyCastle under ZGC.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib.sh
@@ -22,9 +22,10 @@ command -v wrk > /dev/null || { echo "wrk is needed (apt-get install wrk)" >&2; 
 
 print_header "$NAME"
 echo "cores:   nproc = $CORES"
-echo "(a)      derive --threads 1 and --threads $CORES, --count $((2 * CORES)), --single 3, per provider, $ROUNDS rounds"
+echo "(a)      derive --threads $CORES --count $((2 * CORES)) --single 3 (alone, then on a pool of cores), per provider, $ROUNDS rounds"
 echo "(b)      $HEAVY_CLIENTS closed-loop clients on /member/verify-pooled + wrk -t2 -c50 -d${WRK_SECONDS}s --latency /books,"
-echo "         per provider x --crypto-threads ${POOLS[*]}, plus /books alone, $ROUNDS rounds; server with -Xlog:gc"
+echo "         per provider x --crypto-threads ${POOLS[*]}, plus /books alone and bouncycastle with -XX:+UseZGC,"
+echo "         $ROUNDS rounds interleaved; server with -Xlog:gc (G1's pauses; ZGC's are not 'Pause' lines)"
 echo "output:  $OUT"
 echo
 
@@ -69,7 +70,7 @@ for provider in "${PROVIDERS[@]}"; do
     eff=$(for f in "${files[@]}"; do json_field "$f" efficiency; done | median)
     cpueff=$(for f in "${files[@]}"; do json_field "$f" cpuEfficiency; done | median)
     ideal=$(awk -v c="$CORES" -v s="$single" 'BEGIN { printf "%.3f", c * 1000 / s }')
-    EFF[$provider]=$eff; CPUEFF[$provider]=$cpueff; CPU_MS[$provider]=$cpu
+    EFF[$provider]=$(printf '%.2f' "$eff"); CPUEFF[$provider]=$(printf '%.2f' "$cpueff"); CPU_MS[$provider]=$(printf '%.0f' "$cpu")
     printf '%-13s %12.0f %12.0f %14.3f %12s %12.2f %10.2f\n' "$provider" "$single" "$cpu" "$rate" "$ideal" "$eff" "$cpueff"
 done
 echo "(medians of $ROUNDS rounds; ideal = cores x 1000 / single-ms; efficiency = pool rate / ideal, per round)"
@@ -79,12 +80,13 @@ fi
 if [[ $PARTS == *b* ]]; then
 
 echo "--- (b) /books beside a saturated crypto pool ---"
-run_case() {    # run_case LABEL ROUND PROVIDER POOL HEAVY_CLIENTS
-    local label=$1 round=$2 provider=$3 pool=$4 heavy=$5 base="$OUT/$1-$2"
-    JAVA_TOOL_OPTIONS="-Xlog:gc:file=$base.gc.log" start_server "$base.server.log" --scrypt "$provider" \
+run_case() {    # run_case LABEL ROUND PROVIDER POOL HEAVY_CLIENTS [JVM_OPTION]
+    local label=$1 round=$2 provider=$3 pool=$4 heavy=$5 jvm=${6:-} base="$OUT/$1-$2"
+    JAVA_TOOL_OPTIONS="-Xlog:gc:file=$base.gc.log $jvm" start_server "$base.server.log" --scrypt "$provider" \
         --crypto-threads "$pool"
     if [ "$heavy" -gt 0 ]; then
-        loan_runtime load --url "$SERVER_URL" --path /member/verify-pooled --concurrency "$heavy" \
+        # java itself in the background (not a function's subshell), so that its PID is the one stopped
+        "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /member/verify-pooled --concurrency "$heavy" \
             --duration $((WRK_SECONDS + 6))s --timeout 120s > "$base.heavy.txt" 2>&1 &
         LOAD_PIDS+=($!)
         # until the pool is busy: the first derivations are running
@@ -115,10 +117,11 @@ CASES=("idle bouncycastle $CORES 0")
 for provider in "${PROVIDERS[@]}"; do
     for pool in "${POOLS[@]}"; do CASES+=("$provider-pool$pool $provider $pool $HEAVY_CLIENTS"); done
 done
+CASES+=("bouncycastle-pool$CORES-zgc bouncycastle $CORES $HEAVY_CLIENTS -XX:+UseZGC")
 for round in $(seq 1 "$ROUNDS"); do
     for c in "${CASES[@]}"; do
-        read -r label provider pool heavy <<< "$c"
-        run_case "$label" "$round" "$provider" "$pool" "$heavy"
+        read -r label provider pool heavy jvm <<< "$c"
+        run_case "$label" "$round" "$provider" "$pool" "$heavy" "$jvm"
     done
 done
 echo
@@ -126,7 +129,7 @@ printf '%-24s %10s %10s %10s %10s %10s %12s\n' case p50-ms p99-ms max-ms req/s g
 for c in "${CASES[@]}"; do
     read -r label _ <<< "$c"
     col() { awk -v l="$label" -v n="$1" '$1 == l { print $n }' "$OUT/books.txt" | median; }
-    P99[$label]=$(col 4)
+    P99[$label]=$(printf '%.0f' "$(col 4)")
     printf '%-24s %10.2f %10.2f %10.2f %10.0f %10s %12s\n' "$label" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" \
         "$(col 7)" "$(col 9)"
 done
@@ -150,4 +153,6 @@ if [[ $PARTS == *b* ]]; then
         "$(holds "${P99[conscrypt-pool$CORES]}" '<' "${P99[bouncycastle-pool4]}" && echo true || echo false)"
     verdict "/books p99 beside heavy work: bouncycastle pool $CORES (${P99[bouncycastle-pool$CORES]} ms) <= pool 4 (${P99[bouncycastle-pool4]} ms)" \
         "$(holds "${P99[bouncycastle-pool$CORES]}" '<=' "${P99[bouncycastle-pool4]}" && echo true || echo false)"
+    verdict "/books p99 beside heavy work: bouncycastle pool $CORES with ZGC (${P99[bouncycastle-pool$CORES-zgc]} ms) < with G1 (${P99[bouncycastle-pool$CORES]} ms)" \
+        "$(holds "${P99[bouncycastle-pool$CORES-zgc]}" '<' "${P99[bouncycastle-pool$CORES]}" && echo true || echo false)"
 fi
