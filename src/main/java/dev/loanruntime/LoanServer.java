@@ -20,7 +20,6 @@ import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 
-import dev.loanruntime.crypto.BouncyCastleScrypt;
 import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.Derivations;
 import dev.loanruntime.crypto.PasswordHasher;
@@ -110,7 +109,10 @@ public final class LoanServer implements AutoCloseable {
      * @throws IllegalStateException when the carrier setting did not take effect, or the server cannot listen
      */
     public static LoanServer start(ServeOptions options, Config config) {
-        return start(options, config, new BouncyCastleScrypt());
+        var scrypt = options.scrypt().open();
+        scrypt.fallback().ifPresent(why -> System.getLogger(LoanServer.class.getName())
+                .log(System.Logger.Level.WARNING, why));
+        return start(options, config, scrypt.hasher());
     }
 
     /** Starts a server whose derivations use {@code hasher}. */

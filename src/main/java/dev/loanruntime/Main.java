@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 
 import dev.loanruntime.cluster.ClusterCommand;
 import dev.loanruntime.measure.ChartCommand;
+import dev.loanruntime.measure.DeriveCommand;
 import dev.loanruntime.measure.LoadCommand;
 import dev.loanruntime.measure.ProbeCommand;
 
@@ -21,7 +22,7 @@ import dev.loanruntime.measure.ProbeCommand;
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
                  + "Without a subcommand, runs 'serve'.",
          subcommands = {ServeCommand.class, ClusterCommand.class, ProbeCommand.class, LoadCommand.class,
-                 ChartCommand.class, CommandLine.HelpCommand.class})
+                 ChartCommand.class, DeriveCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 

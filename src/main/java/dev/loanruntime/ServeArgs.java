@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.function.Function;
 
 import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.store.StoreUri;
@@ -35,9 +36,10 @@ public final class ServeArgs {
                     + "event loop (default: the number of cores).")
     Integer carriers;
 
-    @Option(names = "--crypto-threads", defaultValue = "4", paramLabel = "N",
-            description = "Platform threads for pooled derivations (default: ${DEFAULT-VALUE}, like libuv's pool).")
-    int cryptoThreads;
+    @Option(names = "--crypto-threads", paramLabel = "N",
+            description = "Platform threads for pooled derivations (default: the number of cores; libuv's pool has "
+                    + "4, but more threads than cores derive no faster and slow the light requests down).")
+    Integer cryptoThreads;
 
     @Option(names = "--crypto-queue", defaultValue = "64", paramLabel = "N",
             description = "Derivations that may wait for a crypto thread; beyond that, 503 at once "
@@ -65,12 +67,21 @@ public final class ServeArgs {
             description = "How long a member's session lives (default: ${DEFAULT-VALUE}).")
     long sessionTtlSeconds;
 
+    @Option(names = "--scrypt", defaultValue = "bouncycastle", paramLabel = "PROVIDER",
+            converter = ScryptProviderConverter.class,
+            description = "scrypt implementation: bouncycastle (pure Java, portable) or conscrypt (BoringSSL through "
+                    + "a bundled native library; where it cannot load, a warning and bouncycastle) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    ScryptProvider scrypt;
+
     /** Validated options; the error names the option and what it accepts. */
     public ServeOptions toOptions(CommandLine commandLine) {
         try {
             return new ServeOptions(host, port, threads, platformThreads,
                     carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,
-                    cryptoThreads, cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds));
+                    cryptoThreads == null ? Runtime.getRuntime().availableProcessors() : cryptoThreads,
+                    cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds))
+                    .withScrypt(scrypt);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, e.getMessage());
         }
@@ -94,6 +105,13 @@ public final class ServeArgs {
         @Override
         public ScryptCost convert(String value) {
             return parsed(ScryptCost::parse, value);
+        }
+    }
+
+    static final class ScryptProviderConverter implements CommandLine.ITypeConverter<ScryptProvider> {
+        @Override
+        public ScryptProvider convert(String value) {
+            return parsed(ScryptProvider::parse, value);
         }
     }
 

@@ -69,9 +69,11 @@ final class ServeCommand implements Callable<Integer> {
             options = options.asWorker(promotedTo.getAsInt());
         }
 
+        var scrypt = options.scrypt().open();
+        scrypt.fallback().ifPresent(why -> System.err.println("loan-runtime: warning: " + why));
         LoanServer server;
         try {
-            server = LoanServer.start(options, config);
+            server = LoanServer.start(options, config, scrypt.hasher());
         } catch (IllegalStateException | StoreUnavailableException e) {
             System.err.println("loan-runtime: " + e.getMessage());
             return 1;
@@ -114,6 +116,6 @@ final class ServeCommand implements Callable<Integer> {
                 .formatted(r.pid(), options.host(), server.port(), r.threadModel(), r.carriers(), r.cryptoThreads())
                 + "crypto-queue=%d max-derivations=%d%s java=%s".formatted(r.cryptoQueue(), r.derivationLimit(),
                         r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
-                + " store=" + options.store();
+                + " store=" + options.store() + " scrypt=" + r.hasher();
     }
 }

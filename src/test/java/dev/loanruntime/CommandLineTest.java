@@ -31,7 +31,8 @@ class CommandLineTest {
             "--crypto-threads|0|expected an integer from 1 to 256 but was '0'",
             "--crypto-queue|-1|expected an integer from 0 to 100000 but was '-1'",
             "--platform-threads|0|expected an integer from 1 to 10000 but was '0'",
-            "--max-derivations|5000|expected an integer from 0 to 1024 but was '5000'"})
+            "--max-derivations|5000|expected an integer from 0 to 1024 but was '5000'",
+            "--scrypt|openssl|expected one of bouncycastle, conscrypt but was 'openssl'"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             Result r = run(args);
@@ -81,5 +82,27 @@ class CommandLineTest {
         assertEquals(7, options.cryptoThreads());
         assertEquals("virtual", options.threads().label());
         assertEquals(64, options.cryptoQueue());  // from application.yaml
+    }
+
+    @Test
+    void scryptProviderComesFromTheEnvironmentAndIsBouncyCastleOtherwise() {
+        assertEquals("conscrypt", optionsFrom(java.util.Map.of("LOAN_SCRYPT", "conscrypt")).scrypt().label());
+        assertEquals("bouncycastle", optionsFrom(java.util.Map.of()).scrypt().label());
+    }
+
+    @Test
+    void cryptoPoolHasOneThreadPerCoreByDefault() {
+        assertEquals(Runtime.getRuntime().availableProcessors(), optionsFrom(java.util.Map.of()).cryptoThreads());
+        assertEquals(Runtime.getRuntime().availableProcessors(), dev.loanruntime.runtime.ServeOptions.defaults().cryptoThreads());
+    }
+
+    private static dev.loanruntime.runtime.ServeOptions optionsFrom(java.util.Map<String, String> env) {
+        ServeArgs args = new ServeArgs();
+        picocli.CommandLine cli = new picocli.CommandLine(new Object() {
+            @picocli.CommandLine.Mixin
+            ServeArgs mixin = args;
+        }).setDefaultValueProvider(new SettingsDefaults(env, io.helidon.config.Config.create()));
+        cli.parseArgs();
+        return args.toOptions(cli);
     }
 }

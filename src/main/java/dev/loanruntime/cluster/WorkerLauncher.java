@@ -65,7 +65,8 @@ final class WorkerLauncher {
                 "--max-derivations", Integer.toString(o.maxDerivations()),
                 "--store", o.store().toString(),
                 "--member-cost", o.memberCost().label(),
-                "--session-ttl", Long.toString(o.sessionTtl().toSeconds()));
+                "--session-ttl", Long.toString(o.sessionTtl().toSeconds()),
+                "--scrypt", o.scrypt().label());
     }
 
     /**

@@ -31,7 +31,9 @@ public final class Derivations {
 
     /**
      * The default bound: half of the maximum heap divided by one derivation's memory, at least 1. The other half
-     * stays for the server and for the garbage collector's headroom with 64 MiB (humongous) arrays.
+     * stays for the server and for the garbage collector's headroom with 64 MiB (humongous) arrays. Conscrypt's
+     * derivations hold native memory instead of heap; the same bound then keeps the process within about 1.5 x -Xmx
+     * (heap plus at most half a heap of derivations), where without it 500 concurrent derivations would map 32 GiB.
      */
     public static int defaultMaxRunning(long maxHeapBytes, ScryptCost cost) {
         return (int) Math.max(1, Math.min(1024, maxHeapBytes / 2 / cost.memoryBytes()));

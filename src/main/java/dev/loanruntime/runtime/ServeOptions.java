@@ -3,6 +3,7 @@ package dev.loanruntime.runtime;
 import java.time.Duration;
 
 import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.store.StoreUri;
 
 /**
@@ -21,6 +22,7 @@ import dev.loanruntime.store.StoreUri;
  * @param memberCost      scrypt cost of the members' password hashes
  * @param sessionTtl      how long a member's session lives
  * @param workerId        this process's id in a cluster (1..N), 0 when it serves alone
+ * @param scrypt          which scrypt implementation derives the keys
  */
 public record ServeOptions(String host,
                            int port,
@@ -33,7 +35,8 @@ public record ServeOptions(String host,
                            StoreUri store,
                            ScryptCost memberCost,
                            Duration sessionTtl,
-                           int workerId) {
+                           int workerId,
+                           ScryptProvider scrypt) {
     /** The longest session: one day. */
     public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
 
@@ -56,6 +59,17 @@ public record ServeOptions(String host,
         }
         check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1, MAX_SESSION_TTL.toSeconds());
         check("--worker-id", workerId, 0, 1024);
+        if (scrypt == null) {
+            throw new IllegalArgumentException("scrypt provider is required");
+        }
+    }
+
+    /** Options with the portable scrypt provider (BouncyCastle). */
+    public ServeOptions(String host, int port, ThreadModel threads, int platformThreads, int carriers,
+                        int cryptoThreads, int cryptoQueue, int maxDerivations,
+                        StoreUri store, ScryptCost memberCost, Duration sessionTtl, int workerId) {
+        this(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue, maxDerivations,
+                store, memberCost, sessionTtl, workerId, ScryptProvider.BOUNCYCASTLE);
     }
 
     /** Options of a server that serves alone, with process-local state, the lesson's member cost and half-hour sessions. */
@@ -76,13 +90,19 @@ public record ServeOptions(String host,
     /** The same options for worker {@code id} of a cluster. */
     public ServeOptions asWorker(int id) {
         return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
-                maxDerivations, store, memberCost, sessionTtl, id);
+                maxDerivations, store, memberCost, sessionTtl, id, scrypt);
+    }
+
+    /** The same options with another scrypt provider. */
+    public ServeOptions withScrypt(ScryptProvider provider) {
+        return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
+                maxDerivations, store, memberCost, sessionTtl, workerId, provider);
     }
 
     /** The same options for a server of its own (no worker id) listening on {@code host}:{@code port}. */
     public ServeOptions alone(String host, int port) {
         return new ServeOptions(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue,
-                maxDerivations, store, memberCost, sessionTtl, 0);
+                maxDerivations, store, memberCost, sessionTtl, 0, scrypt);
     }
 
     /**
@@ -93,10 +113,10 @@ public record ServeOptions(String host,
         return workerId > 0;
     }
 
-    /** The defaults: the lesson's single machine, virtual threads, one carrier per core. */
+    /** The defaults: the lesson's single machine, virtual threads, one carrier and one crypto thread per core. */
     public static ServeOptions defaults() {
-        return new ServeOptions("127.0.0.1", 8430, ThreadModel.VIRTUAL, 200,
-                Runtime.getRuntime().availableProcessors(), 4, 64, 0);
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new ServeOptions("127.0.0.1", 8430, ThreadModel.VIRTUAL, 200, cores, cores, 64, 0);
     }
 
     private static void check(String option, long value, long min, long max) {

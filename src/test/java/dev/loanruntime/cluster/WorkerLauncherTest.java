@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.store.StoreUri;
@@ -47,13 +48,15 @@ class WorkerLauncherTest {
     @Test
     void passesEveryServeOptionToTheWorkerAndTheIdThroughTheEnvironment() {
         ServeOptions options = new ServeOptions("127.0.0.1", 8431, ThreadModel.PLATFORM, 50, 1, 2, 8, 3,
-                StoreUri.parse("sqlite:/tmp/loans.db"), new ScryptCost(1024, 8, 1, 32), Duration.ofSeconds(60));
+                StoreUri.parse("sqlite:/tmp/loans.db"), new ScryptCost(1024, 8, 1, 32), Duration.ofSeconds(60))
+                .withScrypt(ScryptProvider.CONSCRYPT);
         WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", options, 21);
 
         assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
                 "--host", "127.0.0.1", "--port", "8431", "--threads", "platform", "--platform-threads", "50",
                 "--carriers", "1", "--crypto-threads", "2", "--crypto-queue", "8", "--max-derivations", "3",
-                "--store", "sqlite:/tmp/loans.db", "--member-cost", "1024,8,1", "--session-ttl", "60"));
+                "--store", "sqlite:/tmp/loans.db", "--member-cost", "1024,8,1", "--session-ttl", "60",
+                "--scrypt", "conscrypt"));
         assertThat(launcher.builder(2).environment().get("LOAN_WORKER_ID"), is("2"));
         assertThat(List.of(launcher.builder(2).command().toArray()), is(List.copyOf(launcher.command())));
     }

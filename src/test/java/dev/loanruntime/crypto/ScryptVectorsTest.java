@@ -2,36 +2,64 @@ package dev.loanruntime.crypto;
 
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/** Every provider derives the same bytes: the RFC's and OpenSSL's. */
 class ScryptVectorsTest {
-    private final PasswordHasher hasher = new BouncyCastleScrypt();
 
-    /** RFC 7914, section 12 (the vectors of small cost; the N=1048576 one needs 1 GiB). */
-    @ParameterizedTest(name = "P=''{0}'' S=''{1}'' N={2} r={3} p={4}")
-    @CsvSource(delimiter = '|', value = {
-            "''|''|16|1|1|77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906",
-            "password|NaCl|1024|8|16|fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640",
-            "pleaseletmein|SodiumChloride|16384|8|1|7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887"})
-    void derivesTheRfc7914Vectors(String password, String salt, int n, int r, int p, String expectedHex) {
-        byte[] key = hasher.derive(bytes(password), bytes(salt), new ScryptCost(n, r, p, 64));
+    /** RFC 7914, section 12 (the vectors of small cost; the N=1048576 one needs 1 GiB), for each provider. */
+    static Stream<Arguments> vectors() {
+        String[][] rfc = {
+                {"", "", "16", "1", "1", "77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906"},
+                {"password", "NaCl", "1024", "8", "16", "fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640"},
+                {"pleaseletmein", "SodiumChloride", "16384", "8", "1", "7023bdcb3afd7348461c06cd81fd38ebfda8fbba904f8e3ea9b543f6545da1f2d5432955613f0fcf62d49705242a9af9e61e85dc0d651e40dfcf017b45575887"}};
+        return Stream.of(ScryptProvider.values()).flatMap(provider -> Stream.of(rfc).map(v -> Arguments.of(provider,
+                v[0], v[1], Integer.parseInt(v[2]), Integer.parseInt(v[3]), Integer.parseInt(v[4]), v[5])));
+    }
+
+    @ParameterizedTest(name = "{0}: P=''{1}'' S=''{2}'' N={3} r={4} p={5}")
+    @MethodSource("vectors")
+    void derivesTheRfc7914Vectors(ScryptProvider provider, String password, String salt, int n, int r, int p,
+                                  String expectedHex) {
+        byte[] key = hasher(provider).derive(bytes(password), bytes(salt), new ScryptCost(n, r, p, 64));
         assertEquals(expectedHex, HexFormat.of().formatHex(key));
     }
 
-    @Test
-    void lessonCostGivesTheDigestOpenSslGives() {
-        byte[] key = hasher.derive(bytes("password"), bytes("salt"), ScryptCost.LESSON);
+    @ParameterizedTest
+    @EnumSource(ScryptProvider.class)
+    void lessonCostGivesTheDigestOpenSslGives(ScryptProvider provider) {
+        byte[] key = hasher(provider).derive(bytes("password"), bytes("salt"), ScryptCost.LESSON);
         assertEquals("e47706c394e329b2", HexFormat.of().formatHex(key).substring(0, 16));
+    }
+
+    @Test
+    void conscryptRefusesAPasswordThatIsNotUtf8RatherThanDeriveAnotherKey() {
+        byte[] latin1 = {(byte) 0xe9, 't', 'e'};
+        var e = assertThrows(IllegalArgumentException.class,
+                () -> hasher(ScryptProvider.CONSCRYPT).derive(latin1, bytes("salt"), new ScryptCost(16, 1, 1, 32)));
+        assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
     }
 
     @Test
     void lessonCostHolds64MiB() {
         assertEquals(64L * 1024 * 1024, ScryptCost.LESSON.memoryBytes());
+    }
+
+    /** The provider's own hasher: a test of Conscrypt must not pass by falling back to BouncyCastle. */
+    private static PasswordHasher hasher(ScryptProvider provider) {
+        ScryptProvider.Choice choice = provider.open();
+        assertEquals(provider.label(), choice.hasher().name(), choice.fallback().orElse(""));
+        return choice.hasher();
     }
 
     private static byte[] bytes(String s) {

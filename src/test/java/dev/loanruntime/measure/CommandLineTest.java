@@ -185,4 +185,26 @@ class CommandLineTest {
             assertThat(run("chart", "scaling", "--out", scaling.toString(), "x=" + load).code(), is(2));
         }
     }
+
+    @Test
+    void deriveMeasuresEachProviderAloneAndOnAPool() {
+        for (String provider : List.of("bouncycastle", "conscrypt")) {
+            Path json = dir.resolve(provider + ".json");
+            Run r = run("derive", "--scrypt", provider, "--cost", "1024,8,1", "--threads", "2", "--count", "6",
+                    "--single", "3", "--json", json.toString());
+            assertThat(r.err(), r.code(), is(0));
+            assertThat(r.out(), containsString("derive scrypt=" + provider + " cost=1024,8,1 threads=2 count=6"));
+            assertThat(r.out(), containsString("pool      6 derivations on 2 threads"));
+            JsonNode report = Results.read(json);
+            assertThat(report.get("provider").asText(), is(provider));
+            assertThat(report.get("singleMs").size(), is(3));
+            assertThat(report.get("singleMedianMs").asDouble(), greaterThan(0.0));
+            assertThat(report.get("poolRate").asDouble(), greaterThan(0.0));
+            assertThat(report.get("efficiency").asDouble(), greaterThan(0.0));
+        }
+        Run bad = run("derive", "--scrypt", "openssl");
+        assertThat(bad.code(), is(2));
+        assertThat(bad.err(), containsString("'openssl'"));
+        assertThat(run("derive", "--threads", "0").code(), is(2));
+    }
 }
