@@ -191,47 +191,8 @@ skip() { echo "skipped: $*"; }
 
 section() { echo; echo "=== $* ==="; }
 
-# ---------------------------------------------------------------------------------------------------------------
-# Worker start and replacement. Stand-ins for experiments/lib/start.sh's functions of the same names: same
-# arguments, milliseconds on stdout ("-" when nothing answered within 60 s).
-
-# first_answer_ms URL CMD...: starts CMD (recorded for clean-up, pid in START_PID) and polls URL every ~5 ms;
-# the time from the start to the first answer.
-first_answer_ms() {
-    local url=$1; shift
-    local t0 now
-    t0=$(date +%s%N)
-    "$@" > "$OUT/first-answer.$$.log" 2>&1 &
-    START_PID=$!
-    PIDS+=("$START_PID")
-    while :; do
-        if curl -s -o /dev/null --max-time 1 "$url"; then
-            now=$(date +%s%N); echo $(( (now - t0) / 1000000 )); return 0
-        fi
-        now=$(date +%s%N)
-        if (( now - t0 > 60000000000 )) || ! kill -0 "$START_PID" 2>/dev/null; then echo -; return 0; fi
-        sleep 0.005
-    done
-}
-
-# replacement_ms URL PID_TO_KILL: kill -9 of PID_TO_KILL, then polls URL (a /runtime route answering {"pid":...})
-# every ~5 ms until a pid that was not running before the kill answers.
-replacement_ms() {
-    local url=$1 victim=$2 parent known t0 now pid
-    parent=$(ps -o ppid= -p "$victim" | tr -d ' ')
-    known=" $(pgrep -P "$parent" | tr '\n' ' ') $victim "
-    t0=$(date +%s%N)
-    kill -KILL "$victim"
-    while :; do
-        pid=$(curl -s --max-time 1 "$url" | json_pid || true)
-        if [ -n "$pid" ] && [[ "$known" != *" $pid "* ]]; then
-            now=$(date +%s%N); echo $(( (now - t0) / 1000000 )); return 0
-        fi
-        now=$(date +%s%N)
-        if (( now - t0 > 60000000000 )); then echo -; return 0; fi
-        sleep 0.005
-    done
-}
+# Worker start and replacement: first_answer_ms and replacement_ms (see their contract there; a failure gives "-").
+. experiments/lib/start.sh
 
 # ---------------------------------------------------------------------------------------------------------------
 section "configuration"
@@ -327,14 +288,19 @@ await_pool() {
 }
 
 declare -A heavy_rate heavy_p99 heavy_co_p99
+# The same stream for every server: one looping client per core (the project's default pool size; libuv's pool of 4
+# then runs as many derivations as the project's). The project runs with its default provider and with Conscrypt.
 kinds=(project)
+"$JAVA" -jar "$JAR" serve --help 2>&1 | grep -q -- '--scrypt' && kinds+=(project-conscrypt)
 $HAVE_NODE && kinds+=(node) || skip "the Node.js peer (no node)"
+pool=$CORES
 for kind in "${kinds[@]}"; do
     heavy_rate[$kind]=-; heavy_p99[$kind]=-; heavy_co_p99[$kind]=-
-    start_server "$kind" "$OUT/2-$kind.server.log"
+    case $kind in
+        project-conscrypt) start_server project "$OUT/2-$kind.server.log" --scrypt conscrypt ;;
+        *) start_server "$kind" "$OUT/2-$kind.server.log" ;;
+    esac
     url=$SERVER_URL; server=$SERVER_PID
-    pool=$(curl -s "$url/runtime" | json_num cryptoThreads)
-    [ -n "$pool" ] || pool=$(curl -s "$url/runtime" | json_num threadpool)
     # warm the light route before the heavy stream starts, as figure 1 does
     $HAVE_WRK && wrk -t2 -c50 -d"${WARM_S}s" "$url/books" > "$OUT/2-$kind.cold.wrk" 2>&1 || true
     start_bg "$OUT/2-$kind.heavy.txt" "$JAVA" -jar "$JAR" load --url "$url" --path /member/verify-pooled \
@@ -359,18 +325,24 @@ for kind in "${kinds[@]}"; do
     stop_server "$heavy" KILL
     stop_server "$server" KILL
 done
-for kind in project node; do
-    figure "heavy_books_rps_$kind" "${heavy_rate[$kind]:--}"; figure "heavy_books_p99_ms_$kind" "${heavy_p99[$kind]:--}"
-    figure "heavy_books_open_loop_p99_ms_$kind" "${heavy_co_p99[$kind]:--}"
+for kind in project project-conscrypt node; do
+    key=${kind//-/_}
+    figure "heavy_books_rps_$key" "${heavy_rate[$kind]:--}"; figure "heavy_books_p99_ms_$key" "${heavy_p99[$kind]:--}"
+    figure "heavy_books_open_loop_p99_ms_$key" "${heavy_co_p99[$kind]:--}"
 done
-r=$(calc 'a / b' "${heavy_rate[project]}" "${heavy_rate[node]:--}")
-row "2 /books req/s, pool saturated" "${heavy_rate[project]}" node "${heavy_rate[node]:--}" "$r" ">= 1" "$(met "$r" '>=' 1)"
-r=$(calc 'a / b' "${heavy_p99[project]}" "${heavy_p99[node]:--}")
-row "2 /books p99 ms (wrk), pool saturated" "${heavy_p99[project]}" node "${heavy_p99[node]:--}" "$r" "<= 1" \
-    "$(met "$r" '<=' 1)"
-r=$(calc 'a / b' "${heavy_co_p99[project]}" "${heavy_co_p99[node]:--}")
-row "2 /books p99 ms (load --rate $RATE)" "${heavy_co_p99[project]}" node "${heavy_co_p99[node]:--}" "$r" "<= 1" \
-    "$(met "$r" '<=' 1)"
+for kind in project project-conscrypt; do
+    [ -n "${heavy_rate[$kind]:-}" ] || continue
+    label=${kind#project}; label=${label:+ (${label#-})}
+    r=$(calc 'a / b' "${heavy_rate[$kind]}" "${heavy_rate[node]:--}")
+    row "2 /books req/s, pool saturated$label" "${heavy_rate[$kind]}" node "${heavy_rate[node]:--}" "$r" ">= 1" \
+        "$(met "$r" '>=' 1)"
+    r=$(calc 'a / b' "${heavy_p99[$kind]}" "${heavy_p99[node]:--}")
+    row "2 /books p99 ms (wrk)$label" "${heavy_p99[$kind]}" node "${heavy_p99[node]:--}" "$r" "<= 1" \
+        "$(met "$r" '<=' 1)"
+    r=$(calc 'a / b' "${heavy_co_p99[$kind]}" "${heavy_co_p99[node]:--}")
+    row "2 /books p99 ms (load --rate $RATE)$label" "${heavy_co_p99[$kind]}" node "${heavy_co_p99[node]:--}" "$r" \
+        "<= 1" "$(met "$r" '<=' 1)"
+done
 
 # ---------------------------------------------------------------------------------------------------------------
 section "3. scrypt cost (N=65536 r=8 p=8) through HTTP: one derivation, and derivations/s with $CORES pool threads"
@@ -425,53 +397,52 @@ row "3 one derivation ms (info)" "$project_single" node "${scrypt_single[node]:-
 section "4. worker start (process start -> first answer) and replacement (kill -9 -> a new pid answering)"
 declare -A start_ms replace_ms
 kinds=(project)
+# The AOT cache the build makes on JDK 25 (cluster workers use it when it matches the jar): measured as its own kind.
+AOT_CACHE=${JAR%.jar}.aot
+[ -f "$AOT_CACHE" ] && [ "$AOT_CACHE" -nt "$JAR" ] && kinds+=(project-aot) || skip "start with the AOT cache (no $AOT_CACHE newer than the jar)"
 $HAVE_NODE && kinds+=(node) || skip "the Node.js peer (no node)"
 for kind in "${kinds[@]}"; do
     runs=()
     for i in $(seq "$REPS"); do
         port=$(free_port)
-        if [ "$kind" = project ]; then
-            first_answer_ms "http://127.0.0.1:$port/runtime" "$JAVA" "${JVM_FLAGS[@]}" -jar "$JAR" serve --port "$port" \
-                > "$OUT/4-$kind-start.$i.ms"
-        else
-            first_answer_ms "http://127.0.0.1:$port/runtime" node experiments/peers/loan-peer.js --port "$port" \
-                > "$OUT/4-$kind-start.$i.ms"
-        fi
+        case "$kind" in
+            project) cmd=("$JAVA" "${JVM_FLAGS[@]}" -jar "$JAR" serve --port "$port") ;;
+            project-aot) cmd=("$JAVA" "${JVM_FLAGS[@]}" "-XX:AOTCache=$AOT_CACHE" -Xlog:aot*=error -jar "$JAR" serve --port "$port") ;;
+            node) cmd=(node experiments/peers/loan-peer.js --port "$port") ;;
+        esac
+        START_LOG="$OUT/4-$kind-start.$i.log" first_answer_ms "http://127.0.0.1:$port/runtime" "${cmd[@]}" \
+            > "$OUT/4-$kind-start.$i.ms" || echo - > "$OUT/4-$kind-start.$i.ms"
         runs+=("$(cat "$OUT/4-$kind-start.$i.ms")")
-        stop_server "$START_PID"
     done
     start_ms[$kind]=$(median "${runs[@]}")
     echo "$kind: start -> first answer ${start_ms[$kind]} ms (runs: ${runs[*]})"
 done
 
-# Clusters of 2 workers; each kill takes a worker that has run longer than the project's --min-uptime (5 s), so
-# the cluster replaces it at once instead of backing off as from a crash loop.
-MIN_AGE_S=6
-for kind in "${kinds[@]}"; do
+# Clusters of 2 workers (the project's with its default warm spare). Only a pid that answers on the port is a
+# victim (a standing-by spare does not answer); the project's cluster is given time for its spare to stand by
+# before each kill, its steady state.
+for kind in project node; do
+    [ "$kind" = node ] && ! $HAVE_NODE && continue
     port=$(free_port)
+    log="$OUT/4-$kind-cluster.log"
     if [ "$kind" = project ]; then
-        start_bg "$OUT/4-$kind-cluster.log" "$JAVA" "${JVM_FLAGS[@]}" -jar "$JAR" cluster --port "$port" --workers 2
-        await_line "$OUT/4-$kind-cluster.log" '^cluster ready' "$BG_PID"
-        min_age=$MIN_AGE_S
+        start_bg "$log" "$JAVA" "${JVM_FLAGS[@]}" -jar "$JAR" cluster --port "$port" --workers 2
+        await_line "$log" '^cluster ready' "$BG_PID"
     else
-        start_bg "$OUT/4-$kind-cluster.log" node experiments/peers/loan-peer.js --port "$port" --cluster 2
-        await_line "$OUT/4-$kind-cluster.log" 'serving pid' "$BG_PID" 2
-        min_age=0
+        start_bg "$log" node experiments/peers/loan-peer.js --port "$port" --cluster 2
+        await_line "$log" 'serving pid' "$BG_PID" 2
     fi
     primary=$BG_PID
     runs=()
     for i in $(seq "$REPS"); do
-        victim=""
-        deadline=$((SECONDS + 60))
-        while [ -z "$victim" ] && [ $SECONDS -lt $deadline ]; do
-            for w in $(pgrep -P "$primary"); do
-                WORKER_PIDS+=("$w")
-                if [ "$(ps -o etimes= -p "$w" | tr -d ' ')" -ge "$min_age" ]; then victim=$w; break; fi
-            done
-            [ -n "$victim" ] || sleep 0.1
-        done
-        [ -n "$victim" ] || { echo "$kind: no worker to kill"; break; }
-        runs+=("$(replacement_ms "http://127.0.0.1:$port/runtime" "$victim")")
+        if [ "$kind" = project ]; then
+            deadline=$((SECONDS + 180))
+            until [ "$(grep -c "standing by" "$log")" -ge "$i" ] || [ $SECONDS -ge $deadline ]; do sleep 0.2; done
+        fi
+        WORKER_PIDS+=($(pgrep -P "$primary"))
+        victim=$(curl -s --max-time 5 "http://127.0.0.1:$port/runtime" | json_pid || true)
+        [ -n "$victim" ] || { echo "$kind: no worker answered"; break; }
+        runs+=("$(replacement_ms "http://127.0.0.1:$port/runtime" "$victim" || echo -)")
         WORKER_PIDS+=($(pgrep -P "$primary"))
     done
     replace_ms[$kind]=$(median "${runs[@]}")
@@ -481,8 +452,11 @@ done
 for kind in project node; do
     figure "start_first_answer_ms_$kind" "${start_ms[$kind]:--}"; figure "replacement_ms_$kind" "${replace_ms[$kind]:--}"
 done
+figure "start_first_answer_ms_project_aot" "${start_ms[project-aot]:--}"
 r=$(calc 'a / b' "${start_ms[project]}" "${start_ms[node]:--}")
 row "4 start -> first answer ms (info)" "${start_ms[project]}" node "${start_ms[node]:--}" "$r" "-" "-"
+r=$(calc 'a / b' "${start_ms[project-aot]:--}" "${start_ms[node]:--}")
+row "4 start, AOT cache, ms (info)" "${start_ms[project-aot]:--}" node "${start_ms[node]:--}" "$r" "-" "-"
 r=$(calc 'a / b' "${replace_ms[project]}" "${replace_ms[node]:--}")
 row "4 kill -9 -> replacement answers ms" "${replace_ms[project]}" node "${replace_ms[node]:--}" "$r" "<= 250 ms" \
     "$(met "${replace_ms[project]}" '<=' 250)"
