@@ -77,6 +77,7 @@ public final class ClusterCommand implements Callable<Integer> {
                 Duration.ofSeconds(startTimeout),
                 RestartPolicy.Settings.of(Duration.ofSeconds(minUptime), maxFastFailures));
         RollingRestart.queueWarning(Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).ifPresent(System.err::println);
+        RollingRestart.hangupWarning(Path.of("/proc/self/status")).ifPresent(System.err::println);
         WorkerLauncher launcher = new WorkerLauncher(options);
         Primary primary = new Primary(settings, launcher::builder, System.out, System.err);
         // Our own handlers: a requested stop stops the workers first and then exits 0, not 128 + signal.

@@ -36,6 +36,26 @@ final class RollingRestart {
                 + "'sysctl -w net.ipv4.tcp_migrate_req=1' makes the kernel hand them to the other workers");
     }
 
+    /**
+     * A warning when this process ignores SIGHUP, as everything started by {@code nohup} does: the JVM then installs
+     * no handler for it, so SIGHUP would not ask for a rolling restart. Read from the {@code SigIgn} mask of
+     * {@code /proc/self/status} (bit 0 is signal 1, SIGHUP); empty when SIGHUP is not ignored or the file is absent.
+     */
+    static Optional<String> hangupWarning(Path procStatus) {
+        try {
+            for (String line : Files.readAllLines(procStatus)) {
+                if (line.startsWith("SigIgn:") && (Long.parseUnsignedLong(line.substring(7).trim(), 16) & 1L) != 0) {
+                    return Optional.of("loan-runtime cluster: note: this process ignores SIGHUP (started under nohup?), "
+                            + "so SIGHUP cannot ask for a rolling restart; start the cluster without nohup "
+                            + "(e.g. 'setsid java -jar target/loan-runtime.jar cluster ... &') to use it");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
     void start() {
         if (primary.stopping()) {
             return;

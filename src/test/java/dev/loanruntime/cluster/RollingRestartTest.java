@@ -29,4 +29,24 @@ class RollingRestartTest {
         assertThat(RollingRestart.queueWarning(sysctl).isPresent(), is(false));
         assertThat(RollingRestart.queueWarning(dir.resolve("absent")).isPresent(), is(false));
     }
+
+    @Test
+    void warnsWhenSighupIsIgnoredAsUnderNohup() throws IOException, InterruptedException {
+        // A real process status, read by a process that nohup started: the kernel's format and nohup's effect.
+        Process nohup = new ProcessBuilder("nohup", "cat", "/proc/self/status")
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String status = new String(nohup.getInputStream().readAllBytes());
+        assertThat(nohup.waitFor(), is(0));
+
+        assertThat(RollingRestart.hangupWarning(Files.writeString(dir.resolve("status"), status)).orElseThrow(),
+                containsString("ignores SIGHUP"));
+    }
+
+    @Test
+    void staysQuietWhenSighupIsHandledOrTheStatusIsAbsent() throws IOException {
+        Path status = Files.writeString(dir.resolve("status"), "Name:\tjava\nSigIgn:\t0000000000001000\n");
+
+        assertThat(RollingRestart.hangupWarning(status).isPresent(), is(false));
+        assertThat(RollingRestart.hangupWarning(dir.resolve("absent")).isPresent(), is(false));
+    }
 }
