@@ -101,14 +101,16 @@ public final class ServeArgs {
         }
     }
 
-    static final class ScryptCostConverter implements CommandLine.ITypeConverter<ScryptCost> {
+    /** Also used by {@code derive}. */
+    public static final class ScryptCostConverter implements CommandLine.ITypeConverter<ScryptCost> {
         @Override
         public ScryptCost convert(String value) {
             return parsed(ScryptCost::parse, value);
         }
     }
 
-    static final class ScryptProviderConverter implements CommandLine.ITypeConverter<ScryptProvider> {
+    /** Also used by {@code derive}. */
+    public static final class ScryptProviderConverter implements CommandLine.ITypeConverter<ScryptProvider> {
         @Override
         public ScryptProvider convert(String value) {
             return parsed(ScryptProvider::parse, value);

@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 import sun.misc.Signal;
 
 import dev.loanruntime.ServeArgs;
+import dev.loanruntime.runtime.OptionRange;
 import dev.loanruntime.runtime.ServeOptions;
 
 /**
@@ -88,9 +89,10 @@ public final class ClusterCommand implements Callable<Integer> {
     }
 
     private void check(String option, int value, int min, int max) {
-        if (value < min || value > max) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '" + option
-                    + "': expected an integer from " + min + " to " + max + " but was '" + value + "'");
+        try {
+            OptionRange.check(option, value, min, max);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 }

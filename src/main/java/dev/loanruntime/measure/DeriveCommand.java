@@ -8,6 +8,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.loanruntime.ServeArgs;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
 
@@ -20,7 +21,7 @@ import dev.loanruntime.crypto.ScryptProvider;
                  + "every core derives as fast as one derivation alone."})
 public final class DeriveCommand implements Callable<Integer> {
     @Option(names = "--scrypt", defaultValue = "bouncycastle", paramLabel = "PROVIDER",
-            converter = ProviderConverter.class,
+            converter = ServeArgs.ScryptProviderConverter.class,
             description = "bouncycastle or conscrypt (default: ${DEFAULT-VALUE}).")
     ScryptProvider scrypt;
 
@@ -35,7 +36,7 @@ public final class DeriveCommand implements Callable<Integer> {
             description = "Derivations timed one at a time (default: ${DEFAULT-VALUE}).")
     int single;
 
-    @Option(names = "--cost", defaultValue = "65536,8,8", paramLabel = "N,r,p", converter = CostConverter.class,
+    @Option(names = "--cost", defaultValue = "65536,8,8", paramLabel = "N,r,p", converter = ServeArgs.ScryptCostConverter.class,
             description = "scrypt cost (default: ${DEFAULT-VALUE}, the lesson's).")
     ScryptCost cost;
 
@@ -64,27 +65,5 @@ public final class DeriveCommand implements Callable<Integer> {
             Results.write(json, report);
         }
         return 0;
-    }
-
-    static final class ProviderConverter implements CommandLine.ITypeConverter<ScryptProvider> {
-        @Override
-        public ScryptProvider convert(String value) {
-            try {
-                return ScryptProvider.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
-    }
-
-    static final class CostConverter implements CommandLine.ITypeConverter<ScryptCost> {
-        @Override
-        public ScryptCost convert(String value) {
-            try {
-                return ScryptCost.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
-        }
     }
 }

@@ -12,6 +12,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.loanruntime.runtime.OptionRange;
+
 /**
  * {@code probe}: the lesson's measurement. One heavy request, then {@code --light-count} light requests
  * {@code --gap-ms} later; the light requests' durations tell whether they waited for the heavy work. Each
@@ -99,9 +101,9 @@ public final class ProbeCommand implements Callable<Integer> {
             Target target = Target.parse(url);
             Target.path("--heavy", heavy);
             Target.path("--light", light);
-            positive("--heavy-count", heavyCount, 1);
-            positive("--light-count", lightCount, 0);
-            positive("--rounds", rounds, 1);
+            OptionRange.check("--heavy-count", heavyCount, 1, 10_000);
+            OptionRange.check("--light-count", lightCount, 0, 10_000);
+            OptionRange.check("--rounds", rounds, 1, 10_000);
             if (gapMs < 0 || gapMs > 60_000) {
                 throw new IllegalArgumentException("Invalid value for option '--gap-ms': expected 0 to 60000 but was '"
                         + gapMs + "'");
@@ -110,13 +112,6 @@ public final class ProbeCommand implements Callable<Integer> {
             return target;
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-    }
-
-    private static void positive(String option, int value, int min) {
-        if (value < min || value > 10_000) {
-            throw new IllegalArgumentException("Invalid value for option '" + option + "': expected an integer from "
-                    + min + " to 10000 but was '" + value + "'");
         }
     }
 

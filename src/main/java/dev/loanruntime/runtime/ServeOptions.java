@@ -44,12 +44,12 @@ public record ServeOptions(String host,
         if (host == null || host.isBlank()) {
             throw new IllegalArgumentException("Invalid value for option '--host': expected a host name or address but was '" + host + "'");
         }
-        check("--port", port, 0, 65_535);
-        check("--platform-threads", platformThreads, 1, 10_000);
-        check("--carriers", carriers, 1, 256);
-        check("--crypto-threads", cryptoThreads, 1, 256);
-        check("--crypto-queue", cryptoQueue, 0, 100_000);
-        check("--max-derivations", maxDerivations, 0, 1024);
+        OptionRange.check("--port", port, 0, 65_535);
+        OptionRange.check("--platform-threads", platformThreads, 1, 10_000);
+        OptionRange.check("--carriers", carriers, 1, 256);
+        OptionRange.check("--crypto-threads", cryptoThreads, 1, 256);
+        OptionRange.check("--crypto-queue", cryptoQueue, 0, 100_000);
+        OptionRange.check("--max-derivations", maxDerivations, 0, 1024);
         if (store == null || memberCost == null) {
             throw new IllegalArgumentException("store and member cost are required");
         }
@@ -57,8 +57,9 @@ public record ServeOptions(String host,
             throw new IllegalArgumentException("Invalid value for option '--member-cost': expected at most the "
                     + "lesson's memory (128 * r * N <= 64 MiB) and p <= 64 but was '" + memberCost.label() + "'");
         }
-        check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1, MAX_SESSION_TTL.toSeconds());
-        check("--worker-id", workerId, 0, 1024);
+        OptionRange.check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1,
+                MAX_SESSION_TTL.toSeconds());
+        OptionRange.check("--worker-id", workerId, 0, 1024);
         if (scrypt == null) {
             throw new IllegalArgumentException("scrypt provider is required");
         }
@@ -117,12 +118,5 @@ public record ServeOptions(String host,
     public static ServeOptions defaults() {
         int cores = Runtime.getRuntime().availableProcessors();
         return new ServeOptions("127.0.0.1", 8430, ThreadModel.VIRTUAL, 200, cores, cores, 64, 0);
-    }
-
-    private static void check(String option, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException("Invalid value for option '" + option + "': expected an integer from "
-                    + min + " to " + max + " but was '" + value + "'");
-        }
     }
 }
