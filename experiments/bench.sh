@@ -27,10 +27,9 @@ case "${1:-}" in
     *) echo "bench.sh: unknown option '$1' (allowed: --quick, --smoke)" >&2; exit 2 ;;
 esac
 
-. experiments/lib/build.sh
-OUT=experiments/results/bench
-rm -rf "$OUT"
-mkdir -p "$OUT"
+# JDK, build, OUT (emptied), free_port and json_pid
+NAME=bench
+. experiments/lib/cluster.sh
 build_once
 
 read -r -a JVM_FLAGS <<< "${BENCH_JVM_FLAGS:-}"
@@ -119,14 +118,6 @@ stop_server() {   # PID [SIGNAL]
     PIDS=("${rest[@]}")
 }
 
-free_port() {   # a port nothing listens on
-    local p
-    for p in $(shuf -i 20000-60000 -n 50); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
-    done
-    return 1
-}
-
 loan_load() { "$JAVA" -jar "$JAR" load "$@"; }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -161,7 +152,6 @@ load_field() {   # load_field FILE NAME: the value on load's NAME line (throughp
     awk -v k="$2" '$1 == k { print $2; f = 1; exit } END { if (!f) print "-" }' "$1"
 }
 
-json_pid() { sed -n 's/.*"pid":\([0-9]*\).*/\1/p'; }
 json_num() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
 
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo -; }
