@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 NAME=07-worker-start
 source experiments/lib/cluster.sh
 source experiments/lib/start.sh
+source experiments/lib/stats.sh
 
 RUNS=${RUNS:-5}
 WORKERS=3
@@ -27,7 +28,6 @@ print_config
 echo "runs: $RUNS per measure; cluster: --workers $WORKERS"
 echo
 
-median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else print v[int((NR + 1) / 2)] }'; }
 stats() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%5d %7d %6d %6d", NR, v[int((NR + 1) / 2)], v[1], v[NR] }'; }
 
 echo "--- serve: process start -> first answered /books (alternating, $RUNS each) ---"

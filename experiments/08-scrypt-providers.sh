@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib.sh
+source experiments/lib/stats.sh
 
 NAME=08-scrypt-providers
 OUT=experiments/results/$NAME
@@ -37,7 +38,6 @@ stop_loads() {
 }
 trap 'stop_loads; stop_servers' EXIT
 
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # wrk prints latencies as 850.00us, 12.34ms or 1.20s: to milliseconds.
 to_ms() { awk '{ v = $1; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } printf "%.2f\n", v }'; }
 # gc_pauses LOG FROM_S TO_S: count, total ms and longest ms of the pauses logged between JVM uptime FROM_S and TO_S.

@@ -30,6 +30,7 @@ esac
 # JDK, build, OUT (emptied), free_port and json_pid
 NAME=bench
 . experiments/lib/cluster.sh
+. experiments/lib/stats.sh
 build_once
 
 read -r -a JVM_FLAGS <<< "${BENCH_JVM_FLAGS:-}"
@@ -131,11 +132,6 @@ calc() {   # calc 'EXPR of a, b, c' A [B [C]]: the value, or - when an input is 
         if (w >= 100) printf \"%.0f\", v; else if (w >= 1) printf \"%.2f\", v; else printf \"%.3f\", v }" 2>/dev/null | grep -v -i 'nan\|inf' || echo -
 }
 
-median() {   # median of the numeric arguments, - when there is none
-    printf '%s\n' "$@" | awk '/^-?[0-9.]+([eE][-+]?[0-9]+)?$/' | sort -g |
-        awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2];
-                                  else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 wrk_rate() { awk '/^Requests\/sec:/ { print $2; f = 1 } END { if (!f) print "-" }' "$1"; }
 
@@ -216,7 +212,7 @@ wrk_median() {   # wrk_median NAME rate|p99
         [ -f "$f" ] || continue
         if [ "$2" = rate ]; then values+=("$(wrk_rate "$f")"); else values+=("$(wrk_p99_ms "$f")"); fi
     done
-    median "${values[@]}"
+    printf '%s\n' "${values[@]}" | median
 }
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -366,7 +362,7 @@ for variant in "${scrypt_variants[@]}"; do
     for i in $(seq "$SCRYPT_SINGLE"); do
         times+=("$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url/member/verify-pooled" | awk '{ printf "%.1f", $1 * 1000 }')")
     done
-    scrypt_single[$variant]=$(median "${times[@]}")
+    scrypt_single[$variant]=$(printf '%s\n' "${times[@]}" | median)
     loan_load --url "$url" --path /member/verify-pooled --concurrency "$CORES" \
         --requests $((CORES * SCRYPT_PER_CLIENT)) --timeout 600s > "$OUT/3-$name.rate.txt" 2>&1 || true
     scrypt_rate[$variant]=$(load_field "$OUT/3-$name.rate.txt" throughput)
@@ -404,7 +400,7 @@ for kind in "${kinds[@]}"; do
             > "$OUT/4-$kind-start.$i.ms" || echo - > "$OUT/4-$kind-start.$i.ms"
         runs+=("$(cat "$OUT/4-$kind-start.$i.ms")")
     done
-    start_ms[$kind]=$(median "${runs[@]}")
+    start_ms[$kind]=$(printf '%s\n' "${runs[@]}" | median)
     echo "$kind: start -> first answer ${start_ms[$kind]} ms (runs: ${runs[*]})"
 done
 
@@ -435,7 +431,7 @@ for kind in project node; do
         runs+=("$(replacement_ms "http://127.0.0.1:$port/runtime" "$victim" || echo -)")
         WORKER_PIDS+=($(pgrep -P "$primary"))
     done
-    replace_ms[$kind]=$(median "${runs[@]}")
+    replace_ms[$kind]=$(printf '%s\n' "${runs[@]}" | median)
     echo "$kind cluster: kill -9 of a worker -> new pid answering ${replace_ms[$kind]} ms (runs: ${runs[*]})"
     stop_server "$primary"
 done
@@ -490,7 +486,7 @@ for c in "${WAIT_LEVELS[@]}"; do
         done
         stop_server "$sampler"
         peak=$(sort -g "$peak_file" | tail -1)
-        wait_rate[$kind-$c]=$(median "${rates[@]}")
+        wait_rate[$kind-$c]=$(printf '%s\n' "${rates[@]}" | median)
         wait_frac[$kind-$c]=$(calc 'a / b' "${wait_rate[$kind-$c]}" "$bound")
         wait_rss[$kind-$c]=$(calc '(a - b) / c' "$peak" "$idle" "$c")
         printf '%-9s %7s %10s %10s %9s %9s %9s %12s  %s\n' "$kind" "$c" "${wait_rate[$kind-$c]}" "$bound" \
