@@ -1,12 +1,13 @@
 package dev.loanruntime.crypto;
 
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -50,21 +51,28 @@ public final class CryptoPool implements AutoCloseable {
         if (!slots.tryAcquire()) {
             throw new BusyException("crypto-queue");
         }
-        Future<byte[]> result;
+        // Whoever claims the task owns its slot: the pool thread that starts it (and releases the slot when the
+        // derivation ends), or its caller giving up while it is still queued. A task cancelled in the queue never
+        // runs, so without the caller's claim its slot would be gone for good.
+        AtomicBoolean claimed = new AtomicBoolean();
+        FutureTask<byte[]> task = new FutureTask<>(() -> {
+            if (!claimed.compareAndSet(false, true)) {
+                return null;            // its caller gave up first and gave the slot back
+            }
+            try {
+                return derivations.derive(password, salt, cost);
+            } finally {
+                slots.release();    // before the caller sees the result, so it may submit again at once
+            }
+        });
         try {
-            result = executor.submit(() -> {
-                try {
-                    return derivations.derive(password, salt, cost);
-                } finally {
-                    slots.release();    // before the caller sees the result, so it may submit again at once
-                }
-            });
+            executor.execute(task);
         } catch (RejectedExecutionException e) {
             slots.release();
             throw new DerivationException("the crypto pool is shut down", e);
         }
         try {
-            return result.get();
+            return task.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException re
                     && (re instanceof BusyException || re instanceof DerivationException)) {
@@ -72,7 +80,11 @@ public final class CryptoPool implements AutoCloseable {
             }
             throw new DerivationException("scrypt derivation failed", e.getCause());
         } catch (InterruptedException e) {
-            result.cancel(true);
+            task.cancel(true);
+            if (claimed.compareAndSet(false, true)) {
+                executor.remove(task);  // still queued: it will never run; neither count it as waiting
+                slots.release();
+            }
             Thread.currentThread().interrupt();
             throw new DerivationException("interrupted while waiting for the crypto pool", e);
         }
