@@ -4,12 +4,16 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+// In-process: an option check that stopped refusing would start a real server in the test JVM and wait for a
+// signal. Parsing and refusing takes well under a second.
+@Timeout(30)
 class CommandLineTest {
 
     private record Result(int code, String out, String err) {

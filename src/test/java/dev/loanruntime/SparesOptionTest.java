@@ -3,6 +3,7 @@ package dev.loanruntime;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -11,6 +12,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
 /** {@code cluster --spares}: a bad value is a usage error (status 2, one line) before any process starts. */
+// In-process: an option check that stopped refusing would start a real server in the test JVM and wait for a
+// signal. Parsing and refusing takes well under a second.
+@Timeout(30)
 class SparesOptionTest {
     @ParameterizedTest(name = "--spares {0}")
     @CsvSource(delimiter = '|', value = {

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -13,6 +14,9 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
 /** Misused store and member options end with status 2 and one line naming the option, the value and the forms. */
+// In-process: an option check that stopped refusing would start a real server in the test JVM and wait for a
+// signal. Parsing and refusing takes well under a second.
+@Timeout(30)
 class StoreOptionsTest {
 
     @ParameterizedTest
