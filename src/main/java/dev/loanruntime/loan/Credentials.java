@@ -3,6 +3,8 @@ package dev.loanruntime.loan;
 import java.io.IOException;
 import java.io.InputStream;
 
+import io.helidon.common.buffers.DataReader;
+import io.helidon.http.RequestException;
 import io.helidon.http.Status;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +24,15 @@ record Credentials(String member, String password) {
 
     /** Reads and validates the body; blocks while it arrives. */
     static Credentials parse(InputStream body) throws IOException {
-        byte[] bytes = body.readNBytes(MAX_BODY_BYTES + 1);
+        byte[] bytes;
+        try {
+            bytes = body.readNBytes(MAX_BODY_BYTES + 1);
+        } catch (NumberFormatException | DataReader.IncorrectNewLineException | RequestException e) {
+            // Helidon decodes a chunked body while it is read: a chunk size that is not hexadecimal, a chunk line
+            // with a bare CR, or a last chunk not followed by an empty line is the client's framing, not a fault of
+            // the server. (A body that ends early is answered by ErrorResponses.)
+            throw new Invalid(Status.BAD_REQUEST_400, "bad_chunked_body", "the body's chunked framing is malformed");
+        }
         if (bytes.length > MAX_BODY_BYTES) {
             throw new Invalid(Status.REQUEST_ENTITY_TOO_LARGE_413, "body_too_large",
                     "the body must be at most " + MAX_BODY_BYTES + " bytes");

@@ -112,11 +112,10 @@ final class Exchange {
     }
 
     /**
-     * One hostile case is over: the server must still answer {@code GET /books} with the catalog, on a new
-     * connection, at once. Counts the case for {@link HostileTally}.
+     * One hostile case (counted by {@link HostileTally#started()} when it began) is over: the server must still
+     * answer {@code GET /books} with the catalog, on a new connection, at once. Counts the case as survived.
      */
     static Duration booksStillAnswer(int port) throws IOException {
-        HostileTally.started();
         Duration took = booksAnswer(port);
         HostileTally.survived();
         return took;

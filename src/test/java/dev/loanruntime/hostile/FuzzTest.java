@@ -12,12 +12,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.loanruntime.testing.ServerProcess;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A seeded fuzz loop, bounded in count and time: random bytes and mutated valid requests. Each gets clean answers
- * (JSON, no trace) or a closed connection, and the server answers {@code GET /books} after every one.
+ * (JSON, no trace) or a closed connection, and the server answers {@code GET /books} after every one. A 500 fails the
+ * test but in the two cases where Helidon answers one itself, before any route or hook of ours (see README): a method
+ * that is not an HTTP token, and a request head that the client's end of input cuts short.
  */
 @ExtendWith(HostileTally.class)
 class FuzzTest {
@@ -34,6 +37,8 @@ class FuzzTest {
             "POST /member/logout HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer x\r\nContent-Length: 0\r\n\r\n",
             "POST /member/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                     + "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\n3\r\n\"b\"\r\n1\r\n}\r\n0\r\n\r\n");
+    /** Helidon's own 500, for what its connection cannot parse; no hook turns it into a 400. */
+    private static final String HELIDON_500 = "{\"error\":\"internal_server_error\",\"message\":\"Internal error\"}";
     private static final byte[] SPECIAL = {0, '\r', '\n', ' ', ':', '%', '/', '?', (byte) 0xff, (byte) 0x80, '"', '{'};
 
     @Test
@@ -47,22 +52,45 @@ class FuzzTest {
             while (sent < MAX_INPUTS && System.nanoTime() < deadline) {
                 byte[] input = random.nextInt(5) == 0 ? randomBytes(random) : mutate(random, VALID.get(random.nextInt(VALID.size())));
                 sent++;
+                HostileTally.started();
                 // the client ends its side: the server sees the end of input and must answer or close, never wait
                 Exchange.Result result = Exchange.send(port, input, 0, true, Duration.ofSeconds(10));
                 for (Exchange.Answer answer : result.answers()) {
                     answer.assertClean();
+                    if (answer.status() == 500) {
+                        String what = "input " + sent + " " + Arrays.toString(input) + " -> " + answer;
+                        assertTrue(badMethodToken(input) || headCutShort(input), "a 500 for a request whose "
+                                + "method token is fine and whose head is complete: " + what);
+                        assertEquals(HELIDON_500, answer.body(), what);
+                    }
                     answered++;
                 }
                 assertTrue(result.closed(), "input " + sent + " left the connection open");
                 Exchange.booksStillAnswer(port);
             }
             assertTrue(server.process().isAlive(), server.output());
-            for (String leak : List.of("OutOfMemoryError", "Internal server error")) {
+            // Helidon's connection-level error, and ours for a route's unexpected exception
+            for (String leak : List.of("OutOfMemoryError", "Internal server error", "unhandled error on")) {
                 assertFalse(server.output().contains(leak), server.output());
             }
         }
         System.out.println("fuzz seed " + SEED + ": " + sent + " inputs, " + answered + " answers, the rest closed");
         assertTrue(sent >= 50, "only " + sent + " inputs within " + MAX_TIME);
+    }
+
+    /**
+     * Whether the request line has a method that is not an HTTP token (RFC 9110: letters, digits and
+     * {@code !#$%&'*+-.^_`|~}), e.g. with a control, non-ASCII or separator byte in it.
+     */
+    private static boolean badMethodToken(byte[] input) {
+        String line = new String(input, StandardCharsets.ISO_8859_1).split("[\r\n]", 2)[0];
+        int space = line.indexOf(' ');
+        return space >= 0 && !line.substring(0, space).matches("[A-Za-z0-9!#$%&'*+\\-.^_`|~]+");
+    }
+
+    /** Whether the input ends before the blank line that ends a request head. */
+    private static boolean headCutShort(byte[] input) {
+        return !new String(input, StandardCharsets.ISO_8859_1).contains("\r\n\r\n");
     }
 
     private static byte[] randomBytes(Random random) {

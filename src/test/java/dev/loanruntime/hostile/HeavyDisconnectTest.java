@@ -51,6 +51,7 @@ class HeavyDisconnectTest {
         try {
             // both heavy routes at once: one wait for the derivations to end instead of two (each takes seconds)
             for (String path : PATHS) {
+                HostileTally.started();     // one case per client that hangs up
                 Socket socket = new Socket("127.0.0.1", server.port());
                 socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                         .getBytes(StandardCharsets.ISO_8859_1));

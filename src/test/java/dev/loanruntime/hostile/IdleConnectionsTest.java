@@ -37,6 +37,7 @@ class IdleConnectionsTest {
         try (ServerProcess server = ServerProcess.serve(List.of("-Xmx512m"));
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             int port = server.port();
+            HostileTally.started();     // one case: the idle connections, all held at once
             List<Socket> idle = new ArrayList<>();
             try {
                 List<Future<Socket>> opening = new ArrayList<>();
@@ -48,7 +49,7 @@ class IdleConnectionsTest {
                 }
                 long slowestMs = 0;
                 for (int i = 0; i < 20; i++) {
-                    slowestMs = Math.max(slowestMs, Exchange.booksStillAnswer(port).toMillis());
+                    slowestMs = Math.max(slowestMs, Exchange.booksAnswer(port).toMillis());
                 }
                 assertTrue(slowestMs < 1_000, "GET /books took " + slowestMs + " ms beside " + connections
                         + " idle connections");
@@ -56,6 +57,7 @@ class IdleConnectionsTest {
                 for (Socket socket : List.of(idle.getFirst(), idle.getLast())) {
                     assertEquals(Exchange.BOOKS, request(socket).only().assertClean().body());
                 }
+                Exchange.booksStillAnswer(port);
                 System.out.println(connections + " idle keep-alive connections; new clients answered, slowest "
                         + slowestMs + " ms");
             } finally {
