@@ -2,8 +2,10 @@ package dev.loanruntime.loan;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -16,8 +18,8 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
 /**
  * A deadline for a request's header block: once the request line has arrived, the headers must end within the
  * timeout, or the client gets a JSON 408 and the connection is closed. Only a client that keeps the server waiting
- * for bytes is cut: when the deadline passes while the connection's thread waits for a carrier, not for the
- * client, the check is repeated instead.
+ * for bytes is cut: when the deadline passes while the server cannot run the connection's thread (every carrier
+ * busy, e.g. with inline derivations), the check is repeated instead.
  *
  * <p>Why: Helidon 4.5 has no such deadline. Its {@code idle-connection-timeout} interrupts only a connection that
  * is still reading its request line, and the socket read timeout ({@code connection-options.read-timeout}) is not
@@ -29,6 +31,8 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
  */
 public final class RequestHeadDeadline implements Http1ConnectionListener, AutoCloseable {
     private static final System.Logger LOGGER = System.getLogger(RequestHeadDeadline.class.getName());
+    /** How long a virtual thread started by a sweep may take to get a carrier before the server counts as busy. */
+    private static final long CARRIER_PROBE_MS = 100;
     private final Duration timeout;
     private final long timeoutNanos;
     private final byte[] answer;
@@ -49,7 +53,8 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
             return t;
         });
         // One sweep every tenth of the timeout (at most every second) rather than a task per request: a request
-        // costs a map put and remove, and a client is cut between 1 and 1.1 timeouts after its request line.
+        // costs a map put and remove, and a client is cut at the second sweep that finds it late, between 1.1 and
+        // 1.2 timeouts after its request line (later while every carrier is busy).
         long period = Math.min(TimeUnit.SECONDS.toNanos(1), timeoutNanos / 10);
         timer.scheduleWithFixedDelay(this::sweep, period, period, TimeUnit.NANOSECONDS);
     }
@@ -71,20 +76,38 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
     /** Runs on the timer's thread: cuts every connection whose headers are late and whose client is the slow one. */
     private void sweep() {
         long now = System.nanoTime();
-        reading.forEach((ctx, token) -> {
-            if (now - token.since() < timeoutNanos) {
-                return;
-            }
-            if (!token.waitingForBytes()) {
-                // The connection's thread is runnable but has no carrier (every carrier busy, e.g. with inline
-                // derivations) or the JVM just paused: the server is the slow one here, not the client. Look again
-                // at the next sweep.
-                return;
-            }
-            if (reading.remove(ctx, token)) {
+        List<Map.Entry<ConnectionContext, Reading>> late = reading.entrySet().stream()
+                .filter(e -> now - e.getValue().since() >= timeoutNanos && e.getValue().waitingForBytes())
+                .toList();
+        // A thread that is runnable but has no carrier is skipped above. A parked one may be no better off: on JDK
+        // 22 and later the JDK's read pollers are virtual threads too, so while every carrier is busy nothing wakes
+        // a connection whose bytes have come. The server is the slow one then, not the client: look again later.
+        if (late.isEmpty() || !carrierAnswers()) {
+            return;
+        }
+        for (Map.Entry<ConnectionContext, Reading> entry : late) {
+            ConnectionContext ctx = entry.getKey();
+            Reading token = entry.getValue();
+            if (!token.seenLate()) {
+                // Cut at the next sweep, if still waiting: the carrier just found free may not have run the
+                // poller that would wake this connection yet.
+                reading.replace(ctx, token, token.late());
+            } else if (token.waitingForBytes() && reading.remove(ctx, token)) {
                 expire(ctx, token);
             }
-        });
+        }
+    }
+
+    /** Whether a virtual thread started now gets a carrier within {@link #CARRIER_PROBE_MS}. Blocks that long at most. */
+    private static boolean carrierAnswers() {
+        CountDownLatch ran = new CountDownLatch(1);
+        Thread.ofVirtual().name("request-head-deadline-probe").start(ran::countDown);
+        try {
+            return ran.await(CARRIER_PROBE_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     private void expire(ConnectionContext ctx, Reading token) {
@@ -100,11 +123,19 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
         token.thread().interrupt();
     }
 
-    private record Reading(Thread thread, long since) {
+    private record Reading(Thread thread, long since, boolean seenLate) {
+        Reading(Thread thread, long since) {
+            this(thread, since, false);
+        }
+
         /** A virtual thread parked in a socket read is WAITING; one that waits for a carrier is RUNNABLE. */
         boolean waitingForBytes() {
             Thread.State state = thread.getState();
             return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+        }
+
+        Reading late() {
+            return new Reading(thread, since, true);
         }
     }
 
