@@ -63,8 +63,14 @@ class HeavyRouteErrorsTest {
             var running = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"), clients);
             await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
             var waiting = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"), clients);
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.report().derivationsRunning() == 1
-                    && http.get("/member/verify-blocking").status() == 503);
+            // Only once the second request waits for the permit: a third one sent earlier could take its place.
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.report().derivationsWaiting() == 1);
+
+            Http.Response refused = http.get("/member/verify-blocking");
+            assertEquals(503, refused.status());
+            assertEquals("derivation-memory", refused.json().get("message").asText());
+            assertEquals("1", refused.header("retry-after"));
+            assertFalse(waiting.isDone(), "the waiting request was answered before the permit was free");
             hasher.release();
             assertEquals(200, running.get().status());
             assertEquals(200, waiting.get().status());

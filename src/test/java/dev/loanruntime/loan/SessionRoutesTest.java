@@ -29,15 +29,19 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 
-/** The member routes on one in-process server with a local store. */
+/**
+ * The member routes on one in-process server with a local store. Its sessions outlive the tests, so that a session
+ * that ends does so because of what a test did; the time-to-live has a server of its own.
+ */
 class SessionRoutesTest {
+    private static final ScryptCost CHEAP = ScryptCost.parse("1024,8,1");
     private static LoanServer server;
     private static Http http;
     private static String base;
 
     @BeforeAll
     static void start() {
-        server = LoanServer.start(options(ScryptCost.parse("1024,8,1"), Duration.ofSeconds(1)), Config.create());
+        server = LoanServer.start(options(CHEAP, Duration.ofMinutes(30)), Config.create());
         base = "http://127.0.0.1:" + server.port();
         http = new Http();
     }
@@ -74,6 +78,7 @@ class SessionRoutesTest {
     @Test
     void logoutEndsTheSession() {
         String bearer = "Bearer " + login("cleo", "overdue-books").text("token");
+        assertThat(http.get(base + "/member/session", "Authorization", bearer).status(), is(200));
         assertThat(http.post(base + "/member/logout", "", "Authorization", bearer).status(), is(204));
         Http.Response after = http.get(base + "/member/session", "Authorization", bearer);
         assertThat(after.status(), is(401));
@@ -82,10 +87,16 @@ class SessionRoutesTest {
 
     @Test
     void sessionEndsAfterItsTimeToLive() {
-        String bearer = "Bearer " + login("ada", "password").text("token");
-        assertThat(http.get(base + "/member/session", "Authorization", bearer).status(), is(200));
-        await().atMost(Duration.ofSeconds(10))
-                .until(() -> http.get(base + "/member/session", "Authorization", bearer).status() == 401);
+        try (LoanServer shortLived = LoanServer.start(options(CHEAP, Duration.ofSeconds(2)), Config.create())) {
+            String session = "http://127.0.0.1:" + shortLived.port() + "/member/session";
+            Http.Response login = http.post("http://127.0.0.1:" + shortLived.port() + "/member/login",
+                    Http.credentials("ada", "password"));
+            assertThat(login.number("expiresInSeconds"), is(2L));
+            String bearer = "Bearer " + login.text("token");
+            assertThat(http.get(session, "Authorization", bearer).status(), is(200));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> http.get(session, "Authorization", bearer).status() == 401);
+        }
     }
 
     @Test

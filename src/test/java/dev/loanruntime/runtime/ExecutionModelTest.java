@@ -19,9 +19,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The lesson's measurement on real sockets, one server JVM per execution model: a heavy request, then four light
- * {@code /books} requests 50 ms later. Only order-of-magnitude contrasts are asserted; the experiments print numbers.
+ * {@code /books} requests 200 ms later. Only order-of-magnitude contrasts are asserted; the experiments print numbers.
  */
 class ExecutionModelTest {
+    /**
+     * Longer than the lesson's 50 ms, as in the probe's test: on a busy machine the heavy request's new connection
+     * and dispatch may take longer than 50 ms, and light requests that arrive before the derivation has begun
+     * would not wait for it.
+     */
+    private static final long GAP_MS = 200;
 
     static List<Arguments> models() {
         return List.of(
@@ -44,7 +50,7 @@ class ExecutionModelTest {
             assertEquals(200, http.get(heavyPath).status());    // warm-up: class loading and JIT
 
             CompletableFuture<Long> heavy = CompletableFuture.supplyAsync(() -> timed(server, heavyPath), clients);
-            Thread.sleep(50);   // the lesson's pattern: light requests arrive 50 ms after the heavy one
+            Thread.sleep(GAP_MS);   // the lesson's pattern: light requests arrive a moment after the heavy one
             List<CompletableFuture<Long>> lights = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
                 lights.add(CompletableFuture.supplyAsync(() -> timed(server, "/books"), clients));

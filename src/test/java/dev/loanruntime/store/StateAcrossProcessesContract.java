@@ -14,6 +14,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
@@ -24,8 +25,10 @@ import static org.hamcrest.Matchers.not;
 
 /**
  * Three separate server processes on one store, as the workers of a cluster would be: with a shared store they
- * agree on the count and on sessions; with {@code local} each has its own. One subclass per store.
+ * agree on the count and on sessions; with {@code local} each has its own. One subclass per store, each with its
+ * own processes: one test instance per class holds them, so no class can see, or stop, another's.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class StateAcrossProcessesContract {
     static final int PROCESSES = 3;
     static final int PER_PROCESS = 2_000;
@@ -34,8 +37,8 @@ abstract class StateAcrossProcessesContract {
     /** A cheap member cost: these tests are about where sessions live, not about scrypt. */
     static final String CHEAP_MEMBER_COST = "1024,8,1";
     /** Started by the first test of a class and shared by its tests (neither test disturbs the other's state). */
-    private static final List<ServerProcess> servers = new ArrayList<>();
-    private static Http http;
+    private final List<ServerProcess> servers = new ArrayList<>();
+    private final Http http = new Http();
 
     /** The {@code --store} argument every process gets. */
     abstract String store();
@@ -53,7 +56,6 @@ abstract class StateAcrossProcessesContract {
             return;
         }
         emptyStore();
-        http = new Http();
         try (ExecutorService starting = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<ServerProcess>> started = new ArrayList<>();
             for (int i = 0; i < PROCESSES; i++) {
@@ -76,13 +78,15 @@ abstract class StateAcrossProcessesContract {
         }
     }
 
-    @AfterAll
-    static void stopProcesses() {
+    private void stopProcesses() {
         servers.forEach(ServerProcess::close);
         servers.clear();
-        if (http != null) {
-            http.close();
-        }
+    }
+
+    @AfterAll
+    void stopProcessesAndClient() {
+        stopProcesses();
+        http.close();
     }
 
     @Test

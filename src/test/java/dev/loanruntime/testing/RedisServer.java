@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 import dev.loanruntime.store.StoreUri;
 
 /**
- * A real {@code redis-server} that a test owns: started on a free port, stopped by PID (SIGKILL, like a crash),
- * started again on the same port. Persistent servers append every write to a file and sync it before answering
+ * A real {@code redis-server} that a test owns: started on a free port outside the range the kernel gives outgoing
+ * connections (so that nothing else takes it while the server is down), stopped by PID (SIGKILL, like a crash),
+ * started again on the same port. The server that answers is checked to be this one, by its process id. Persistent servers append every write to a file and sync it before answering
  * ({@code appendfsync always}), so a write that was acknowledged survives the kill. Always {@link #close()} it.
  */
 public final class RedisServer implements AutoCloseable {
@@ -56,7 +56,7 @@ public final class RedisServer implements AutoCloseable {
         Path binary = binary().orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
         IOException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
-            RedisServer server = new RedisServer(binary, dir, persistent, freePort());
+            RedisServer server = new RedisServer(binary, dir, persistent, Ports.freeOutsideEphemeralRange());
             try {
                 server.startProcess();
                 return server;
@@ -139,6 +139,11 @@ public final class RedisServer implements AutoCloseable {
                 throw new IOException("redis-server exited with " + process.exitValue() + ":\n" + Files.readString(log));
             }
             if (answers("127.0.0.1", port)) {
+                long answering = processId("127.0.0.1", port);
+                if (answering != process.pid()) {
+                    stop();
+                    throw new IOException("port " + port + " is another redis-server's (pid " + answering + ")");
+                }
                 return;
             }
             try {
@@ -182,9 +187,20 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /** The process id of the Redis that answers on this port ({@code INFO server}). */
+    static long processId(String host, int port) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(host, port), 1000);
+            socket.setSoTimeout(1000);
+            socket.getOutputStream().write("INFO server\r\n".getBytes(StandardCharsets.US_ASCII));
+            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            // a bulk string: "$<length>", then "key:value" lines; process_id comes early in the server section
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                if (line.startsWith("process_id:")) {
+                    return Long.parseLong(line.substring("process_id:".length()).trim());
+                }
+            }
+            throw new IOException("no process_id in INFO server on port " + port);
         }
     }
 }
