@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import dev.loanruntime.testing.ClusterProcess;
+import dev.loanruntime.testing.Ports;
 import dev.loanruntime.testing.RawHttp;
 
 import static org.awaitility.Awaitility.await;
@@ -52,8 +53,9 @@ class SparesTest {
 
     @Test
     void theSpareDoesNotListenUntilAWorkerDiesThenTakesItsPlaceAndANewSpareStarts() throws Exception {
-        int port = RawHttp.freePort();
-        try (ClusterProcess cluster = standingBy(port)) {
+        try (Ports.Reservation reserved = Ports.reserveForReusePort();
+                ClusterProcess cluster = standingBy(reserved.port())) {
+            int port = reserved.port();
             long spare = spares(cluster).getFirst();
             long worker = RawHttp.get(port, "/runtime").pid();
             assertThat(worker, is(not(spare)));
@@ -80,8 +82,8 @@ class SparesTest {
 
     @Test
     void aRollingRestartReplacesTheSpareAndSigtermStopsIt() throws Exception {
-        int port = RawHttp.freePort();
-        try (ClusterProcess cluster = standingBy(port)) {
+        try (Ports.Reservation reserved = Ports.reserveForReusePort();
+                ClusterProcess cluster = standingBy(reserved.port())) {
             long oldSpare = spares(cluster).getFirst();
 
             signal("HUP", cluster.pid());
@@ -103,8 +105,9 @@ class SparesTest {
 
     @Test
     void aSigkilledPrimaryLeavesNoWorkerAndNoSpare() throws Exception {
-        int port = RawHttp.freePort();
-        try (ClusterProcess cluster = standingBy(port)) {
+        try (Ports.Reservation reserved = Ports.reserveForReusePort();
+                ClusterProcess cluster = standingBy(reserved.port())) {
+            int port = reserved.port();
             List<Long> everyone = cluster.announcedWorkerPids();
             assertThat(everyone, hasSize(2));
             assertThat(everyone.stream().filter(ClusterProcess::alive).toList(), hasSize(2));

@@ -26,6 +26,26 @@ public final class ClusterProcess implements AutoCloseable {
         this.primary = primary;
     }
 
+    /** How long a test waits for a cluster to be ready: a few JVM starts on a loaded 2-core machine. */
+    public static final Duration START = Duration.ofSeconds(90);
+
+    /**
+     * {@code cluster --workers N --spares 0 --port P <more>}, ready. Without a spare, the primary's children are its
+     * workers, and a dead worker is replaced by a new JVM.
+     */
+    public static ClusterProcess ready(int workers, int port, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of("--workers", Integer.toString(workers), "--spares", "0",
+                "--port", Integer.toString(port)));
+        args.addAll(List.of(more));
+        ClusterProcess cluster = start(args.toArray(String[]::new));
+        try {
+            return cluster.awaitReady(START);
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
     /** Starts {@code cluster <args>} without waiting. */
     public static ClusterProcess start(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("cluster"));

@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -119,14 +118,6 @@ public final class RawHttp {
     public static final class NoResponseException extends IOException {
         NoResponseException(IOException cause) {
             super("no response: " + cause, cause);
-        }
-    }
-
-    /** A port that was free a moment ago: bound to port 0, read, closed. For servers that cannot use port 0. */
-    public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket()) {
-            socket.bind(new InetSocketAddress("127.0.0.1", 0));
-            return socket.getLocalPort();
         }
     }
 }
