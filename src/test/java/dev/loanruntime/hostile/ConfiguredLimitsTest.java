@@ -25,6 +25,7 @@ class ConfiguredLimitsTest {
         assertEquals(Duration.ofSeconds(5), server.idleConnectionPeriod());
         assertEquals(16_384, server.maxPayloadSize());
         assertEquals(8_192, server.backlog());
+        assertEquals(Duration.ofSeconds(10), server.shutdownGracePeriod());
         Http1Config http1 = Http1Config.create(CONFIG.get("server.protocols.http_1_1"));
         assertEquals(2_048, http1.maxPrologueLength());
         assertEquals(8_192, http1.maxHeadersSize());

@@ -62,11 +62,20 @@ class RedisOutageTest {
             assertThat(loan.status(), is(503));
             assertThat(loan.text("error"), is("store_unavailable"));
             assertThat(loan.took(), lessThan(PROMPT));
+            assertThat(loan.header("retry-after"), is("1"));
             assertThat(http.get(base + "/status").status(), is(503));
-            Http.Response session = http.get(base + "/member/session", "Authorization", bearer);
-            assertThat(session.status(), is(503));
-            assertThat(session.text("error"), is("store_unavailable"));
-            assertThat(session.took(), lessThan(PROMPT));
+            // every route that needs the store, the member routes too: a login checks the password, then cannot
+            // keep the session; a logout cannot end one
+            List<Http.Response> members = List.of(
+                    http.get(base + "/member/session", "Authorization", bearer),
+                    http.post(base + "/member/login", Http.credentials("ben", "library-card")),
+                    http.post(base + "/member/logout", "", "Authorization", bearer));
+            for (Http.Response refused : members) {
+                assertThat(refused.body(), refused.status(), is(503));
+                assertThat(refused.text("error"), is("store_unavailable"));
+                assertThat(refused.header("retry-after"), is("1"));
+                assertThat(refused.took(), lessThan(PROMPT.plusSeconds(1)));   // a login derives first
+            }
             assertThat(http.get(base + "/books").status(), is(200));
             assertThat(http.get(base + "/observe/health").status(), is(503));
             assertThat(storeCheck(http, base).path("status").asText(), is("DOWN"));
