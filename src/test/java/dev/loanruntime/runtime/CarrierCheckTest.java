@@ -3,7 +3,11 @@ package dev.loanruntime.runtime;
 import java.time.Duration;
 import java.util.List;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
@@ -13,11 +17,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CarrierCheckTest {
 
-    @Test
-    void singleCarrierModeReportsOneCarrier() throws Exception {
-        try (ServerProcess server = ServerProcess.serve(List.of(), "--carriers", "1")) {
-            assertTrue(server.output().contains("carriers=1"), server.output());
-            assertEquals(1, new Http(server.baseUri()).get("/runtime").json().get("carriers").asInt());
+    /**
+     * One carrier, and three: more than the cores of a 2-CPU machine and than the default of a 1-CPU runner, so
+     * that the setting is seen to act whatever the default on the machine that runs the test.
+     */
+    @ParameterizedTest(name = "--carriers {0}")
+    @ValueSource(ints = {1, 3})
+    void theCarriersAskedForAreTheCarriersObserved(int carriers) throws Exception {
+        try (ServerProcess server = ServerProcess.serve(List.of(), "--carriers", Integer.toString(carriers))) {
+            assertTrue(server.output().contains(" carriers=" + carriers + " "), server.output());
+            JsonNode runtime = new Http(server.baseUri()).get("/runtime").json();
+            assertEquals(carriers, runtime.get("carriers").asInt(), runtime.toString());
         }
     }
 
