@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /** Which kind of thread runs the route handlers. */
 public enum ThreadModel {
-    /** Each request's handler runs on its own virtual thread (Helidon's default). Never time-sliced. */
+    /** Each request's handler runs on its own virtual thread (Helidon's default). Not time-sliced by the JDK today. */
     VIRTUAL,
     /** Each handler runs on a fixed pool of platform threads, time-sliced by the OS: thread-per-request. */
     PLATFORM;
