@@ -20,9 +20,9 @@ import dev.loanruntime.crypto.ScryptProvider;
                  "The pool's efficiency is its rate divided by min(threads, cores) x the single rate: 1.0 means "
                  + "every core derives as fast as one derivation alone."})
 public final class DeriveCommand implements Callable<Integer> {
-    @Option(names = "--scrypt", defaultValue = "bouncycastle", paramLabel = "PROVIDER",
+    @Option(names = "--scrypt", defaultValue = "reuse", paramLabel = "PROVIDER",
             converter = ServeArgs.ScryptProviderConverter.class,
-            description = "bouncycastle or conscrypt (default: ${DEFAULT-VALUE}).")
+            description = "reuse, bouncycastle or conscrypt (default: ${DEFAULT-VALUE}, as serve's).")
     ScryptProvider scrypt;
 
     @Option(names = "--threads", paramLabel = "N", description = "Crypto pool threads (default: the number of cores).")
