@@ -205,6 +205,11 @@ class CommandLineTest {
             assertThat(report.get("singleAllocatedBytes").asDouble(), greaterThan(0.0));
             assertThat(report.get("poolAllocatedBytes").asDouble(), greaterThan(0.0));
         }
+        // without --threads: one pool thread per core, not the server's thread model from application.yaml
+        Run defaults = run("derive", "--cost", "16,1,1", "--count", "1", "--single", "1");
+        assertThat(defaults.err(), defaults.code(), is(0));
+        assertThat(defaults.out(), containsString("derive scrypt=reuse cost=16,1,1 threads="
+                + Runtime.getRuntime().availableProcessors() + " "));
         Run bad = run("derive", "--scrypt", "openssl");
         assertThat(bad.code(), is(2));
         assertThat(bad.err(), containsString("'openssl'"));
