@@ -435,8 +435,8 @@ row "3 one derivation ms (info)" "$project_single" node "${scrypt_single[node]:-
 
 # The default provider's cost beside Node's, without HTTP: the CPU of one derivation (median of SCRYPT_SINGLE + 2,
 # after a warm-up; derive's deriving thread, Node's process.cpuUsage around scryptSync), the bytes the deriving
-# thread allocates; then the young collections that 4 pooled derivations cause on an idle default server
-# (-Xlog:gc, a logging flag only).
+# thread allocates; then the young collections that 4 pooled derivations cause on an idle default server, and on
+# one with bouncycastle for comparison (-Xlog:gc, a logging flag only).
 cpu_runs=$((SCRYPT_SINGLE + 2))
 "$JAVA" -jar "$JAR" derive --threads "$CORES" --single "$cpu_runs" --count "$CORES" --json "$OUT/3-derive.json" > "$OUT/3-derive.txt" 2>&1 || true
 sed 's/^/  /' "$OUT/3-derive.txt"
@@ -468,23 +468,28 @@ row "3 one derivation's CPU ms, default provider" "$reuse_cpu" node "$node_cpu" 
 row "3 bytes allocated per derivation" "$reuse_bytes" "limit" 65536 "$(calc 'a / b' "$reuse_bytes" 65536)" \
     "< 64 KiB" "$(met "$reuse_bytes" '<' 65536)"
 
-JVM_FLAGS+=("-Xlog:gc:file=$OUT/3-idle.gc")
-start_server project "$OUT/3-idle.server.log"
-JVM_FLAGS=("${JVM_FLAGS[@]:0:${#JVM_FLAGS[@]}-1}")
-curl -s -o /dev/null "$SERVER_URL/books"
-sleep 2   # past the collections of start-up
-young_before=$(grep -c 'Pause Young' "$OUT/3-idle.gc" || true)
-loan_load --url "$SERVER_URL" --path /member/verify-pooled --concurrency 4 --requests 4 --timeout 600s \
-    > "$OUT/3-idle.load.txt" 2>&1 || true
-young_after=$(grep -c 'Pause Young' "$OUT/3-idle.gc" || true)
-idle_young=$((young_after - young_before))
-echo "idle default server ($(grep -o 'scrypt=[^ ]*' "$OUT/3-idle.server.log")): 4 pooled derivations" \
-     "($(grep '^errors' "$OUT/3-idle.load.txt" || echo 'errors ?')), $idle_young young collections;" \
-     "workspaces: $(curl -s "$SERVER_URL/runtime" | grep -o '"scryptWorkspace[^,]*' | tr '\n' ' ')"
-stop_server "$SERVER_PID"
-figure idle_young_collections_4_derivations "$idle_young"
-row "3 young GCs, 4 pooled derivations, idle" "$idle_young" "limit" 2 "$(calc 'a / b' "$idle_young" 2)" "<= 2" \
-    "$(met "$idle_young" '<=' 2)"
+declare -A idle_young
+for provider in reuse bouncycastle; do
+    JVM_FLAGS+=("-Xlog:gc:file=$OUT/3-idle-$provider.gc")
+    start_server project "$OUT/3-idle-$provider.server.log" --scrypt "$provider"
+    JVM_FLAGS=("${JVM_FLAGS[@]:0:${#JVM_FLAGS[@]}-1}")
+    curl -s -o /dev/null "$SERVER_URL/books"
+    sleep 2   # past the collections of start-up
+    young_before=$(grep -c 'Pause Young' "$OUT/3-idle-$provider.gc" || true)
+    loan_load --url "$SERVER_URL" --path /member/verify-pooled --concurrency 4 --requests 4 --timeout 600s \
+        > "$OUT/3-idle-$provider.load.txt" 2>&1 || true
+    young_after=$(grep -c 'Pause Young' "$OUT/3-idle-$provider.gc" || true)
+    idle_young[$provider]=$((young_after - young_before))
+    echo "idle server ($(grep -o 'scrypt=.*' "$OUT/3-idle-$provider.server.log")): 4 pooled derivations" \
+         "($(grep '^errors' "$OUT/3-idle-$provider.load.txt" || echo 'errors ?')), ${idle_young[$provider]} young" \
+         "collections; workspaces: $(curl -s "$SERVER_URL/runtime" | grep -o '"scryptWorkspace[^,]*' | tr '\n' ' ')"
+    stop_server "$SERVER_PID"
+    figure "idle_young_collections_4_derivations_$provider" "${idle_young[$provider]}"
+done
+row "3 young GCs, 4 pooled derivations, idle" "${idle_young[reuse]}" "limit" 2 \
+    "$(calc 'a / b' "${idle_young[reuse]}" 2)" "<= 2" "$(met "${idle_young[reuse]}" '<=' 2)"
+row "3 the same with bouncycastle (info)" "${idle_young[bouncycastle]}" "limit" 2 \
+    "$(calc 'a / b' "${idle_young[bouncycastle]}" 2)" "-" "-"
 
 # ---------------------------------------------------------------------------------------------------------------
 section "4. worker start (process start -> first answer) and replacement (kill -9 -> a new pid answering)"

@@ -69,10 +69,11 @@ public final class ServeArgs {
 
     @Option(names = "--scrypt", defaultValue = "reuse", paramLabel = "PROVIDER",
             converter = ScryptProviderConverter.class,
-            description = "scrypt implementation: reuse (pure Java over a reused 64 MiB workspace per derivation "
-                    + "permit, no garbage), bouncycastle (BouncyCastle's SCrypt.generate, 512 MiB of garbage per "
-                    + "derivation; for comparison) or conscrypt (BoringSSL through a bundled native library; where it "
-                    + "cannot load, a warning and reuse) (default: ${DEFAULT-VALUE}).")
+            description = "scrypt implementation: reuse (pure Java over a 64 MiB workspace that each derivation "
+                    + "permit keeps: about 20 KB of garbage per derivation), bouncycastle (BouncyCastle's "
+                    + "SCrypt.generate: 512 MiB of garbage per derivation; for comparison) or conscrypt (BoringSSL "
+                    + "through a bundled native library; where it cannot load, a warning and reuse) "
+                    + "(default: ${DEFAULT-VALUE}).")
     ScryptProvider scrypt;
 
     /** Validated options; the error names the option and what it accepts. */
