@@ -36,7 +36,7 @@ build_once
 read -r -a JVM_FLAGS <<< "${BENCH_JVM_FLAGS:-}"
 CORES=$(nproc)
 case $MODE in
-    full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=2; WAIT_LEVELS=(1000 10000)
+    full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=3; WAIT_LEVELS=(1000 10000)
            WAIT_S=5 ;;
     quick) REPS=1; WARM_S=1; DUR_S=3; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000 10000)
            WAIT_S=3 ;;
@@ -387,8 +387,25 @@ unpinned
 # ---------------------------------------------------------------------------------------------------------------
 section "3. scrypt cost (N=65536 r=8 p=8) through HTTP: one derivation, and derivations/s with $CORES pool threads"
 # One warm-up request, then SCRYPT_SINGLE sequential requests (median time); then $CORES clients with
-# SCRYPT_PER_CLIENT requests each (load --concurrency): derivations/s. The target is the pool's scaling:
+# SCRYPT_PER_CLIENT requests each (curl loops): derivations/s. The target is the pool's scaling:
 # rate >= 0.9 x cores x (1 / single time).
+# curl_rate URL CLIENTS PER_CLIENT FILE: derivations/s of CLIENTS curl loops of PER_CLIENT requests each, from the
+# first request to the last answer; every status code goes to FILE, and any other than 200 makes the rate "-".
+# curl rather than `load`: a client JVM compiling its own code would take CPU from the derivations on few cores.
+curl_rate() {
+    local url=$1 clients=$2 per=$3 file=$4 t0 t1 pids=() i
+    : > "$file"
+    t0=$(date +%s%N)
+    for i in $(seq "$clients"); do
+        (for _ in $(seq "$per"); do curl -s -o /dev/null --max-time 600 -w '%{http_code}\n' "$url"; done >> "$file") &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    t1=$(date +%s%N)
+    if [ "$(grep -c '^200$' "$file")" -ne $((clients * per)) ]; then echo -; return; fi
+    calc 'a * 1e9 / b' $((clients * per)) $((t1 - t0))
+}
+
 scrypt_variants=(project)
 if "$JAVA" -jar "$JAR" serve --help 2>&1 | grep -q -- '--scrypt'; then
     scrypt_variants=()
@@ -417,9 +434,7 @@ for variant in "${scrypt_variants[@]}"; do
         times+=("$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url/member/verify-pooled" | awk '{ printf "%.1f", $1 * 1000 }')")
     done
     scrypt_single[$variant]=$(printf '%s\n' "${times[@]}" | median)
-    loan_load --url "$url" --path /member/verify-pooled --concurrency "$CORES" \
-        --requests $((CORES * SCRYPT_PER_CLIENT)) --timeout 600s > "$OUT/3-$name.rate.txt" 2>&1 || true
-    scrypt_rate[$variant]=$(load_field "$OUT/3-$name.rate.txt" throughput)
+    scrypt_rate[$variant]=$(curl_rate "$url/member/verify-pooled" "$CORES" "$SCRYPT_PER_CLIENT" "$OUT/3-$name.rate.txt")
     ideal=$(calc "$CORES * 1000 / a" "${scrypt_single[$variant]}")
     ratio=$(calc 'a / b' "${scrypt_rate[$variant]}" "$ideal")
     printf '%-28s one derivation %8s ms (runs: %s)   %s clients: %s derivations/s (ideal %s, ratio %s)\n' \
