@@ -36,7 +36,7 @@ build_once
 read -r -a JVM_FLAGS <<< "${BENCH_JVM_FLAGS:-}"
 CORES=$(nproc)
 case $MODE in
-    full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=2; WAIT_LEVELS=(1000 10000)
+    full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=3; WAIT_LEVELS=(1000 10000)
            WAIT_S=5 ;;
     quick) REPS=1; WARM_S=1; DUR_S=3; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000 10000)
            WAIT_S=3 ;;
@@ -48,6 +48,20 @@ HAVE_WRK=false; command -v wrk >/dev/null && HAVE_WRK=true
 WRK_VERSION=missing   # wrk --version exits 1 after printing it
 $HAVE_WRK && WRK_VERSION=$( (wrk --version 2>&1 || true) | head -1 | cut -d' ' -f2)
 HAVE_NODE=false; command -v node >/dev/null && HAVE_NODE=true
+# Throughput figures put the servers on CPU 0 and every client on CPU 1, so that no client takes a server's core:
+# unpinned, wrk and a server fight for the same cores and the ratio says more about the scheduler than the server.
+# A server so confined sees one CPU and runs its one-CPU defaults (the JVM: one carrier, one crypto thread, the
+# Serial collector; Node.js is one event loop beside libuv's pool anyway). BENCH_PIN=false, one CPU, or no taskset:
+# everything runs unpinned.
+PIN_SERVER=(); PIN_CLIENT=()
+if [ "${BENCH_PIN:-true}" = true ] && [ "$CORES" -ge 2 ] && command -v taskset >/dev/null; then
+    PIN_SERVER=(taskset -c 0); PIN_CLIENT=(taskset -c 1)
+fi
+SERVER_CPU=(); CLIENT_CPU=()   # what start_server and the clients use now: pinned() or unpinned() sets them
+pinned() { SERVER_CPU=("${PIN_SERVER[@]}"); CLIENT_CPU=("${PIN_CLIENT[@]}"); }
+unpinned() { SERVER_CPU=(); CLIENT_CPU=(); }
+# wrk threads: one per CPU the client has
+wrk_threads() { [ ${#CLIENT_CPU[@]} -gt 0 ] && echo 1 || echo 2; }
 
 # ---------------------------------------------------------------------------------------------------------------
 # Processes: everything started here is recorded and stopped by PID on exit.
@@ -98,14 +112,15 @@ await_line() {
 }
 
 # start_server KIND LOG [OPTIONS...]: KIND project (serve OPTIONS), bare (BareHelidon) or node (loan-peer.js;
-# OPTIONS are environment assignments such as UV_THREADPOOL_SIZE=2). Waits for the start-up line; sets
-# SERVER_PID and SERVER_URL.
+# OPTIONS are environment assignments such as UV_THREADPOOL_SIZE=2), on SERVER_CPU. Waits for the start-up line;
+# sets SERVER_PID and SERVER_URL.
 start_server() {
     local kind=$1 log=$2; shift 2
     case $kind in
-        project) start_bg "$log" "$JAVA" "${JVM_FLAGS[@]}" -jar "$JAR" serve --port 0 "$@" ;;
-        bare)    start_bg "$log" "$JAVA" "${JVM_FLAGS[@]}" -cp "$JAR:target/libs/*" experiments/peers/BareHelidon.java 0 ;;
-        node)    start_bg "$log" env "$@" node experiments/peers/loan-peer.js --port 0 ;;
+        project) start_bg "$log" "${SERVER_CPU[@]}" "$JAVA" "${JVM_FLAGS[@]}" -jar "$JAR" serve --port 0 "$@" ;;
+        bare)    start_bg "$log" "${SERVER_CPU[@]}" "$JAVA" "${JVM_FLAGS[@]}" -cp "$JAR:target/libs/*" \
+                     experiments/peers/BareHelidon.java 0 ;;
+        node)    start_bg "$log" "${SERVER_CPU[@]}" env "$@" node experiments/peers/loan-peer.js --port 0 ;;
     esac
     SERVER_PID=$BG_PID
     await_line "$log" 'address=http://' "$SERVER_PID"
@@ -119,7 +134,7 @@ stop_server() {   # PID [SIGNAL]
     PIDS=("${rest[@]}")
 }
 
-loan_load() { "$JAVA" -jar "$JAR" load "$@"; }
+loan_load() { "${CLIENT_CPU[@]}" "$JAVA" -jar "$JAR" load "$@"; }
 
 # ---------------------------------------------------------------------------------------------------------------
 # Numbers. A missing figure is "-" and stays "-" through every computation.
@@ -184,6 +199,7 @@ section() { echo; echo "=== $* ==="; }
 section "configuration"
 echo "mode:     $MODE (repetitions $REPS, wrk warm-up ${WARM_S}s, timed runs ${DUR_S}s, open-loop rate ${RATE}/s)"
 echo "date:     $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "commit:   $(git rev-parse --short HEAD 2>/dev/null || echo ?)$(git diff --quiet HEAD -- src pom.xml experiments 2>/dev/null || echo ' (with uncommitted changes)')"
 echo "machine:  nproc $CORES ($(uname -m)), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, kernel $(uname -r)"
 echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (1/5/15 min load average: other work on the machine moves every number)"
 echo "java:     $JAVA $("$JAVA" -version 2>&1 | head -1)"
@@ -193,16 +209,21 @@ if $HAVE_WRK; then echo "wrk:      $WRK_VERSION"; else echo "wrk:      missing: 
 # 10,000 connections need as many descriptors on each side
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 25000 ]; then ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; fi
 echo "ulimit -n: $(ulimit -n) (somaxconn $(cat /proc/sys/net/core/somaxconn 2>/dev/null || echo ?))"
+if [ ${#PIN_SERVER[@]} -gt 0 ]; then
+    echo "pinning: figures 1 and 2 run servers on CPU 0 (${PIN_SERVER[*]}) and clients on CPU 1 (${PIN_CLIENT[*]})"
+else
+    echo "pinning: none (BENCH_PIN=${BENCH_PIN:-true}, nproc $CORES)"
+fi
 echo "output:   $OUT"
 
 
-# wrk_runs NAME URL [WRK_OPTIONS...]: a warm-up, then REPS timed runs of -t2 -c50; files $OUT/NAME.N.wrk.
+# wrk_runs NAME URL [WRK_OPTIONS...]: a warm-up, then REPS timed runs, on CLIENT_CPU; files $OUT/NAME.N.wrk.
 wrk_runs() {
     local name=$1 url=$2; shift 2
     local i
-    wrk -t2 -c50 -d"${WARM_S}s" "$@" "$url" > "$OUT/$name.warmup.wrk" 2>&1 || true
+    "${CLIENT_CPU[@]}" wrk -d"${WARM_S}s" "$@" "$url" > "$OUT/$name.warmup.wrk" 2>&1 || true
     for i in $(seq "$REPS"); do
-        wrk -t2 -c50 -d"${DUR_S}s" "$@" "$url" > "$OUT/$name.$i.wrk" 2>&1 || true
+        "${CLIENT_CPU[@]}" wrk -d"${DUR_S}s" "$@" "$url" > "$OUT/$name.$i.wrk" 2>&1 || true
     done
 }
 
@@ -216,7 +237,8 @@ wrk_median() {   # wrk_median NAME rate|p99
 }
 
 # ---------------------------------------------------------------------------------------------------------------
-section "1. /books keep-alive throughput, one process, default settings (wrk -t2 -c50)"
+pinned
+section "1. /books keep-alive throughput, one process, default settings (wrk -t$(wrk_threads) -c50)"
 declare -A URL
 books_rate_project=-; books_rate_bare=-; books_rate_node=-
 if ! $HAVE_WRK; then
@@ -237,11 +259,13 @@ else
     done
     # All servers are up at once and the runs alternate, so a change in the machine's other load hits each alike.
     for kind in "${peers[@]}"; do
-        wrk -t2 -c50 -d"${WARM_S}s" "${URL[$kind]}/books" > "$OUT/1-$kind.warmup.wrk" 2>&1 || true
+        "${CLIENT_CPU[@]}" wrk -t"$(wrk_threads)" -c50 -d"${WARM_S}s" "${URL[$kind]}/books" \
+            > "$OUT/1-$kind.warmup.wrk" 2>&1 || true
     done
     for i in $(seq "$REPS"); do
         for kind in "${peers[@]}"; do
-            wrk -t2 -c50 -d"${DUR_S}s" "${URL[$kind]}/books" > "$OUT/1-$kind.$i.wrk" 2>&1 || true
+            "${CLIENT_CPU[@]}" wrk -t"$(wrk_threads)" -c50 -d"${DUR_S}s" "${URL[$kind]}/books" \
+                > "$OUT/1-$kind.$i.wrk" 2>&1 || true
             printf '%-8s run %d: %10s req/s  %s\n' "$kind" "$i" "$(wrk_rate "$OUT/1-$kind.$i.wrk")" \
                 "$(wrk_errors "$OUT/1-$kind.$i.wrk")"
         done
@@ -262,83 +286,130 @@ row "1 /books req/s vs bare Helidon" "$books_rate_project" "bare-helidon" "$book
 
 # ---------------------------------------------------------------------------------------------------------------
 section "2. /books beside heavy work: the crypto pool kept saturated by /member/verify-pooled clients"
-# await_pool URL THREADS: waits (120 s at most) until /runtime reports THREADS derivations running.
+# await_pool URL CLIENTS: waits (120 s at most) until /runtime reports as many derivations running as the clients
+# can keep busy: CLIENTS, or fewer when the server's pool is smaller (a JVM confined to one CPU has one crypto
+# thread by default).
 await_pool() {
-    local deadline=$((SECONDS + 120)) running
+    local deadline=$((SECONDS + 120)) running runtime size want
     while :; do
-        running=$(curl -s --max-time 2 "$1/runtime" | json_num derivationsRunning)
-        [ -n "$running" ] && [ "$running" -ge "$2" ] && return 0
+        runtime=$(curl -s --max-time 2 "$1/runtime")
+        running=$(json_num derivationsRunning <<< "$runtime")
+        size=$(json_num cryptoThreads <<< "$runtime"); [ -n "$size" ] || size=$(json_num threadpool <<< "$runtime")
+        want=$2; [ -n "$size" ] && [ "$size" -lt "$want" ] && want=$size
+        [ -n "$running" ] && [ "$running" -ge "$want" ] && return 0
         [ $SECONDS -ge $deadline ] && { echo "pool not saturated after 120 s (running: ${running:-?})"; return 0; }
         sleep 0.05
     done
 }
 
 declare -A heavy_rate heavy_p99 heavy_co_p99
-# The same stream for every server: one looping client per core (the project's default pool size; libuv's pool of 4
-# then runs as many derivations as the project's). The project runs with its default provider and with Conscrypt.
+# The same stream for every server: one looping client per core of the machine, and wrk -t1 -c10 --latency on
+# /books (one wrk thread: pinned, the client has one CPU). Pinned (the target): the servers on CPU 0, the clients on
+# CPU 1. Unpinned (as a user first tries it, every process on every core): the same, for the default settings only,
+# and without the heavy stream (idle): on two cores, wrk and a server with two carriers are three busy threads,
+# while wrk and Node.js's one event loop are two, so the unpinned p99 starts from there.
+# The light route is warmed up under the heavy stream, after the first derivations: that also lets the first young
+# collections pass, which with the one-CPU JVM's Serial collector copy each new scrypt workspace once into the old
+# generation (G1, with two or more CPUs, allocates it there at once).
 kinds=(project)
 "$JAVA" -jar "$JAR" serve --help 2>&1 | grep -q -- '--scrypt' && kinds+=(project-conscrypt)
 $HAVE_NODE && kinds+=(node) || skip "the Node.js peer (no node)"
-pool=$CORES
+if [ ${#PIN_SERVER[@]} -gt 0 ]; then
+    kinds+=(project-unpinned project-idle-unpinned)
+    $HAVE_NODE && kinds+=(node-unpinned node-idle-unpinned)
+fi
+clients=$CORES
 for kind in "${kinds[@]}"; do
     heavy_rate[$kind]=-; heavy_p99[$kind]=-; heavy_co_p99[$kind]=-
     case $kind in
+        *-unpinned) unpinned ;;
+        *) pinned ;;
+    esac
+    case $kind in
         project-conscrypt) start_server project "$OUT/2-$kind.server.log" --scrypt conscrypt ;;
-        *) start_server "$kind" "$OUT/2-$kind.server.log" ;;
+        *) start_server "${kind%%-*}" "$OUT/2-$kind.server.log" ;;
     esac
     url=$SERVER_URL; server=$SERVER_PID
-    # warm the light route before the heavy stream starts, as figure 1 does
-    $HAVE_WRK && wrk -t2 -c50 -d"${WARM_S}s" "$url/books" > "$OUT/2-$kind.cold.wrk" 2>&1 || true
-    start_bg "$OUT/2-$kind.heavy.txt" "$JAVA" -jar "$JAR" load --url "$url" --path /member/verify-pooled \
-        --concurrency "$pool" --duration 3600s --timeout 600s
-    heavy=$BG_PID
-    await_pool "$url" "$pool"
-    echo "$kind: pool of $pool threads busy with $pool looping /member/verify-pooled clients"
+    heavy=""
+    if [[ $kind != *-idle-* ]]; then
+        start_bg "$OUT/2-$kind.heavy.txt" "${CLIENT_CPU[@]}" "$JAVA" -jar "$JAR" load --url "$url" \
+            --path /member/verify-pooled --concurrency "$clients" --duration 3600s --timeout 600s
+        heavy=$BG_PID
+        await_pool "$url" "$clients"
+        echo "$kind: crypto pool busy with $clients looping /member/verify-pooled clients" \
+             "($(curl -s "$url/runtime" | json_num derivationsRunning) derivations running)"
+    fi
     if $HAVE_WRK; then
-        wrk_runs "2-$kind" "$url/books" --latency
+        # a longer warm-up than figure 1's: the first young collections must pass (see above)
+        WARM_S=$((WARM_S * 2)) wrk_runs "2-$kind" "$url/books" -t1 -c10 --latency
         heavy_rate[$kind]=$(wrk_median "2-$kind" rate)
         heavy_p99[$kind]=$(wrk_median "2-$kind" p99)
         echo "$kind: wrk /books ${heavy_rate[$kind]} req/s, p99 ${heavy_p99[$kind]} ms (medians of $REPS)"
     else
         skip "wrk /books throughput and p99 (no wrk)"
     fi
-    loan_load --url "$url" --path /books --rate "$RATE" --duration "${DUR_S}s" --warmup-requests "$RATE" \
-        --timeout 30s > "$OUT/2-$kind.open-loop.txt" 2>&1 || true
-    heavy_co_p99[$kind]=$(load_field "$OUT/2-$kind.open-loop.txt" p99)
-    echo "$kind: load --rate $RATE /books p50 $(load_field "$OUT/2-$kind.open-loop.txt" p50) ms," \
-         "p99 ${heavy_co_p99[$kind]} ms (coordinated-omission corrected), $(grep '^errors' "$OUT/2-$kind.open-loop.txt" || true)"
+    if [[ $kind != *-unpinned ]]; then
+        loan_load --url "$url" --path /books --rate "$RATE" --duration "${DUR_S}s" --warmup-requests "$RATE" \
+            --timeout 30s > "$OUT/2-$kind.open-loop.txt" 2>&1 || true
+        heavy_co_p99[$kind]=$(load_field "$OUT/2-$kind.open-loop.txt" p99)
+        echo "$kind: load --rate $RATE /books p50 $(load_field "$OUT/2-$kind.open-loop.txt" p50) ms," \
+             "p99 ${heavy_co_p99[$kind]} ms (coordinated-omission corrected), $(grep '^errors' "$OUT/2-$kind.open-loop.txt" || true)"
+    fi
     # derivations are still running: a graceful stop would wait for them
-    stop_server "$heavy" KILL
+    [ -z "$heavy" ] || stop_server "$heavy" KILL
     stop_server "$server" KILL
 done
-for kind in project project-conscrypt node; do
+for kind in project project-conscrypt node project-unpinned node-unpinned project-idle-unpinned node-idle-unpinned; do
     key=${kind//-/_}
     figure "heavy_books_rps_$key" "${heavy_rate[$kind]:--}"; figure "heavy_books_p99_ms_$key" "${heavy_p99[$kind]:--}"
-    figure "heavy_books_open_loop_p99_ms_$key" "${heavy_co_p99[$kind]:--}"
+    [[ $kind == *-unpinned ]] || figure "heavy_books_open_loop_p99_ms_$key" "${heavy_co_p99[$kind]:--}"
 done
-for kind in project project-conscrypt; do
+r=$(calc 'a / b' "${heavy_p99[project-idle-unpinned]:--}" "${heavy_p99[node-idle-unpinned]:--}")
+row "2 /books p99 ms, idle (unpinned) (info)" "${heavy_p99[project-idle-unpinned]:--}" node \
+    "${heavy_p99[node-idle-unpinned]:--}" "$r" "-" "-"
+for kind in project project-conscrypt project-unpinned; do
     [ -n "${heavy_rate[$kind]:-}" ] || continue
     label=${kind#project}; label=${label:+ (${label#-})}
-    r=$(calc 'a / b' "${heavy_rate[$kind]}" "${heavy_rate[node]:--}")
-    row "2 /books req/s, pool saturated$label" "${heavy_rate[$kind]}" node "${heavy_rate[node]:--}" "$r" ">= 1" \
+    peer=node; [ "$kind" = project-unpinned ] && peer=node-unpinned
+    r=$(calc 'a / b' "${heavy_rate[$kind]}" "${heavy_rate[$peer]:--}")
+    row "2 /books req/s, pool saturated$label" "${heavy_rate[$kind]}" node "${heavy_rate[$peer]:--}" "$r" ">= 1" \
         "$(met "$r" '>=' 1)"
-    r=$(calc 'a / b' "${heavy_p99[$kind]}" "${heavy_p99[node]:--}")
-    row "2 /books p99 ms (wrk)$label" "${heavy_p99[$kind]}" node "${heavy_p99[node]:--}" "$r" "<= 1" \
+    r=$(calc 'a / b' "${heavy_p99[$kind]}" "${heavy_p99[$peer]:--}")
+    row "2 /books p99 ms (wrk)$label" "${heavy_p99[$kind]}" node "${heavy_p99[$peer]:--}" "$r" "<= 1" \
         "$(met "$r" '<=' 1)"
-    r=$(calc 'a / b' "${heavy_co_p99[$kind]}" "${heavy_co_p99[node]:--}")
-    row "2 /books p99 ms (load --rate $RATE)$label" "${heavy_co_p99[$kind]}" node "${heavy_co_p99[node]:--}" "$r" \
+    [ "$kind" = project-unpinned ] && continue
+    r=$(calc 'a / b' "${heavy_co_p99[$kind]}" "${heavy_co_p99[$peer]:--}")
+    row "2 /books p99 ms (load --rate $RATE)$label" "${heavy_co_p99[$kind]}" node "${heavy_co_p99[$peer]:--}" "$r" \
         "<= 1" "$(met "$r" '<=' 1)"
 done
+unpinned
 
 # ---------------------------------------------------------------------------------------------------------------
 section "3. scrypt cost (N=65536 r=8 p=8) through HTTP: one derivation, and derivations/s with $CORES pool threads"
 # One warm-up request, then SCRYPT_SINGLE sequential requests (median time); then $CORES clients with
-# SCRYPT_PER_CLIENT requests each (load --concurrency): derivations/s. The target is the pool's scaling:
+# SCRYPT_PER_CLIENT requests each (curl loops): derivations/s. The target is the pool's scaling:
 # rate >= 0.9 x cores x (1 / single time).
+# curl_rate URL CLIENTS PER_CLIENT FILE: derivations/s of CLIENTS curl loops of PER_CLIENT requests each, from the
+# first request to the last answer; every status code goes to FILE, and any other than 200 makes the rate "-".
+# curl rather than `load`: a client JVM compiling its own code would take CPU from the derivations on few cores.
+curl_rate() {
+    local url=$1 clients=$2 per=$3 file=$4 t0 t1 pids=() i
+    : > "$file"
+    t0=$(date +%s%N)
+    for i in $(seq "$clients"); do
+        (for _ in $(seq "$per"); do curl -s -o /dev/null --max-time 600 -w '%{http_code}\n' "$url"; done >> "$file") &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    t1=$(date +%s%N)
+    if [ "$(grep -c '^200$' "$file")" -ne $((clients * per)) ]; then echo -; return; fi
+    calc 'a * 1e9 / b' $((clients * per)) $((t1 - t0))
+}
+
 scrypt_variants=(project)
 if "$JAVA" -jar "$JAR" serve --help 2>&1 | grep -q -- '--scrypt'; then
     scrypt_variants=()
-    for provider in bouncycastle conscrypt; do
+    for provider in reuse bouncycastle conscrypt; do
         "$JAVA" -jar "$JAR" serve --help 2>&1 | grep -qi "$provider" && scrypt_variants+=("project:$provider")
     done
 fi
@@ -363,9 +434,7 @@ for variant in "${scrypt_variants[@]}"; do
         times+=("$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url/member/verify-pooled" | awk '{ printf "%.1f", $1 * 1000 }')")
     done
     scrypt_single[$variant]=$(printf '%s\n' "${times[@]}" | median)
-    loan_load --url "$url" --path /member/verify-pooled --concurrency "$CORES" \
-        --requests $((CORES * SCRYPT_PER_CLIENT)) --timeout 600s > "$OUT/3-$name.rate.txt" 2>&1 || true
-    scrypt_rate[$variant]=$(load_field "$OUT/3-$name.rate.txt" throughput)
+    scrypt_rate[$variant]=$(curl_rate "$url/member/verify-pooled" "$CORES" "$SCRYPT_PER_CLIENT" "$OUT/3-$name.rate.txt")
     ideal=$(calc "$CORES * 1000 / a" "${scrypt_single[$variant]}")
     ratio=$(calc 'a / b' "${scrypt_rate[$variant]}" "$ideal")
     printf '%-28s one derivation %8s ms (runs: %s)   %s clients: %s derivations/s (ideal %s, ratio %s)\n' \
@@ -375,9 +444,67 @@ for variant in "${scrypt_variants[@]}"; do
     row "$target" "${scrypt_rate[$variant]}" "ideal $CORES x 1/single" "$ideal" "$ratio" ">= 0.9" "$(met "$ratio" '>=' 0.9)"
     stop_server "$SERVER_PID"
 done
-project_single=${scrypt_single[project]:-${scrypt_single[project:bouncycastle]:--}}
+project_single=${scrypt_single[project]:-${scrypt_single[project:reuse]:--}}
 r=$(calc 'a / b' "$project_single" "${scrypt_single[node]:--}")
 row "3 one derivation ms (info)" "$project_single" node "${scrypt_single[node]:--}" "$r" "-" "-"
+
+# The default provider's cost beside Node's, without HTTP: the CPU of one derivation (median of SCRYPT_SINGLE + 2,
+# after a warm-up; derive's deriving thread, Node's process.cpuUsage around scryptSync), the bytes the deriving
+# thread allocates; then the young collections that 4 pooled derivations cause on an idle default server, and on
+# one with bouncycastle for comparison (-Xlog:gc, a logging flag only).
+cpu_runs=$((SCRYPT_SINGLE + 2))
+"$JAVA" -jar "$JAR" derive --threads "$CORES" --single "$cpu_runs" --count "$CORES" --json "$OUT/3-derive.json" > "$OUT/3-derive.txt" 2>&1 || true
+sed 's/^/  /' "$OUT/3-derive.txt"
+derive_field() { sed -n "s/.*\"$1\" : \([0-9.Ee+-]*\).*/\1/p" "$OUT/3-derive.json" | head -1; }
+reuse_cpu=$(derive_field singleCpuMedianMs); num "$reuse_cpu" && reuse_cpu=$(printf '%.1f' "$reuse_cpu") || reuse_cpu=-
+reuse_bytes=$(derive_field singleAllocatedBytes); num "$reuse_bytes" && reuse_bytes=$(printf '%.0f' "$reuse_bytes") || reuse_bytes=-
+node_cpu=-
+if $HAVE_NODE; then
+    node_cpu=$(node -e '
+        const { scryptSync } = require("node:crypto");
+        const cost = { N: 65536, r: 8, p: 8, maxmem: 256 * 1024 * 1024 };
+        scryptSync("password", "salt", 32, cost);
+        const ms = [];
+        for (let i = 0; i < Number(process.argv[1]); i++) {
+            const before = process.cpuUsage();
+            scryptSync("password", "salt", 32, cost);
+            const used = process.cpuUsage(before);
+            ms.push((used.user + used.system) / 1000);
+        }
+        ms.sort((a, b) => a - b);
+        console.log(ms[ms.length >> 1].toFixed(1));' "$cpu_runs" 2>/dev/null || echo -)
+fi
+echo "one derivation's CPU (median of $cpu_runs): project reuse $reuse_cpu ms, node $node_cpu ms;" \
+     "allocated by the deriving thread: $reuse_bytes bytes"
+figure scrypt_cpu_ms_project_reuse "$reuse_cpu"; figure scrypt_cpu_ms_node "$node_cpu"
+figure scrypt_allocated_bytes_project_reuse "$reuse_bytes"
+r=$(calc 'a / b' "$reuse_cpu" "$node_cpu")
+row "3 one derivation's CPU ms, default provider" "$reuse_cpu" node "$node_cpu" "$r" "<= 1.05" "$(met "$r" '<=' 1.05)"
+row "3 bytes allocated per derivation" "$reuse_bytes" "limit" 65536 "$(calc 'a / b' "$reuse_bytes" 65536)" \
+    "< 64 KiB" "$(met "$reuse_bytes" '<' 65536)"
+
+declare -A idle_young
+for provider in reuse bouncycastle; do
+    JVM_FLAGS+=("-Xlog:gc:file=$OUT/3-idle-$provider.gc")
+    start_server project "$OUT/3-idle-$provider.server.log" --scrypt "$provider"
+    JVM_FLAGS=("${JVM_FLAGS[@]:0:${#JVM_FLAGS[@]}-1}")
+    curl -s -o /dev/null "$SERVER_URL/books"
+    sleep 2   # past the collections of start-up
+    young_before=$(grep -c 'Pause Young' "$OUT/3-idle-$provider.gc" || true)
+    loan_load --url "$SERVER_URL" --path /member/verify-pooled --concurrency 4 --requests 4 --timeout 600s \
+        > "$OUT/3-idle-$provider.load.txt" 2>&1 || true
+    young_after=$(grep -c 'Pause Young' "$OUT/3-idle-$provider.gc" || true)
+    idle_young[$provider]=$((young_after - young_before))
+    echo "idle server ($(grep -o 'scrypt=.*' "$OUT/3-idle-$provider.server.log")): 4 pooled derivations" \
+         "($(grep '^errors' "$OUT/3-idle-$provider.load.txt" || echo 'errors ?')), ${idle_young[$provider]} young" \
+         "collections; workspaces: $(curl -s "$SERVER_URL/runtime" | grep -o '"scryptWorkspace[^,]*' | tr '\n' ' ')"
+    stop_server "$SERVER_PID"
+    figure "idle_young_collections_4_derivations_$provider" "${idle_young[$provider]}"
+done
+row "3 young GCs, 4 pooled derivations, idle" "${idle_young[reuse]}" "limit" 2 \
+    "$(calc 'a / b' "${idle_young[reuse]}" 2)" "<= 2" "$(met "${idle_young[reuse]}" '<=' 2)"
+row "3 the same with bouncycastle (info)" "${idle_young[bouncycastle]}" "limit" 2 \
+    "$(calc 'a / b' "${idle_young[bouncycastle]}" 2)" "-" "-"
 
 # ---------------------------------------------------------------------------------------------------------------
 section "4. worker start (process start -> first answer) and replacement (kill -9 -> a new pid answering)"

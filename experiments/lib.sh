@@ -70,6 +70,7 @@ field() {
 print_header() {
     echo "== $1 =="
     echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo ?)$(git diff --quiet HEAD -- src pom.xml experiments 2>/dev/null || echo ' (with uncommitted changes)')"
     echo "machine: $(nproc) CPUs ($(uname -m)), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM"
     echo "load:    $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?) (load average, 1/5/15 min: other work slows every number)"
     echo "java:    $JAVA"

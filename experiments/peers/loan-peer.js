@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// The Node.js peer of the loan service for experiments/bench.sh: the same routes and the same JSON bodies.
+// The Node.js peer of the loan service for experiments/bench.sh: the same routes and the same JSON bodies. Every
+// answer is framed as the lesson's single-process server frames it (no Date header, the content type set before
+// writeHead, the body in one chunk, Node's default keep-alive of 5 s), so that /books costs what the lesson's costs.
 //   node experiments/peers/loan-peer.js [--port P] [--cluster N]
 // Single process by default; --cluster N forks N workers on one port and forks a new one for each that exits.
 // Heavy work runs on libuv's pool (UV_THREADPOOL_SIZE, default 4), like the loan service's crypto pool.
@@ -27,14 +29,16 @@ const COST = { N: 65536, r: 8, p: 8, maxmem: 256 * 1024 * 1024 };
 const MAX_WAIT_MS = 10000;
 
 function send(res, status, body) {
-  const bytes = typeof body === "string" ? Buffer.from(body) : body;
-  res.writeHead(status, { "content-type": JSON_TYPE, "content-length": bytes.length });
-  res.end(bytes);
+  res.writeHead(status).end(body);
 }
 
 function serve() {
   let derivationsRunning = 0; // handed to the pool and not yet called back
   const server = http.createServer((req, res) => {
+    res.sendDate = false;
+    res.setHeader("content-type", JSON_TYPE);
+    // the light route without parsing the URL: a request for exactly /books has no query to read
+    if (req.url === "/books") return send(res, 200, BOOKS);
     const url = new URL(req.url, "http://local");
     switch (url.pathname) {
       case "/books":
@@ -66,7 +70,6 @@ function serve() {
         return send(res, 404, JSON.stringify({ error: "route_not_found", message: "no route " + url.pathname }));
     }
   });
-  server.keepAliveTimeout = 60000; // wrk holds its connections for the whole run
   server.listen({ port, host: "127.0.0.1", backlog: 8192 }, () => {
     console.log(`loan-peer serving pid=${process.pid} address=http://127.0.0.1:${server.address().port}`
       + ` node=${process.version} threadpool=${process.env.UV_THREADPOOL_SIZE || 4}`);

@@ -67,10 +67,12 @@ public final class ServeArgs {
             description = "How long a member's session lives (default: ${DEFAULT-VALUE}).")
     long sessionTtlSeconds;
 
-    @Option(names = "--scrypt", defaultValue = "bouncycastle", paramLabel = "PROVIDER",
+    @Option(names = "--scrypt", defaultValue = "reuse", paramLabel = "PROVIDER",
             converter = ScryptProviderConverter.class,
-            description = "scrypt implementation: bouncycastle (pure Java, portable) or conscrypt (BoringSSL through "
-                    + "a bundled native library; where it cannot load, a warning and bouncycastle) "
+            description = "scrypt implementation: reuse (pure Java over a 64 MiB workspace that each derivation "
+                    + "permit keeps: about 20 KB of garbage per derivation), bouncycastle (BouncyCastle's "
+                    + "SCrypt.generate: 512 MiB of garbage per derivation; for comparison) or conscrypt (BoringSSL "
+                    + "through a bundled native library; where it cannot load, a warning and reuse) "
                     + "(default: ${DEFAULT-VALUE}).")
     ScryptProvider scrypt;
 

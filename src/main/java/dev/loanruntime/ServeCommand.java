@@ -116,6 +116,7 @@ final class ServeCommand implements Callable<Integer> {
                 .formatted(r.pid(), options.host(), server.port(), r.threadModel(), r.carriers(), r.cryptoThreads())
                 + "crypto-queue=%d max-derivations=%d%s java=%s".formatted(r.cryptoQueue(), r.derivationLimit(),
                         r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
-                + " store=" + options.store() + " scrypt=" + r.hasher();
+                + " store=" + options.store() + " scrypt=" + r.hasher()
+                + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
     }
 }

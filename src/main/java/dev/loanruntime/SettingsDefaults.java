@@ -2,6 +2,7 @@ package dev.loanruntime;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import io.helidon.config.Config;
 
@@ -10,9 +11,12 @@ import picocli.CommandLine;
 /**
  * Where an option not given on the command line takes its value from: the environment ({@code --crypto-threads}
  * is {@code LOAN_CRYPTO_THREADS}), then {@code application.yaml} ({@code loan.crypto-threads}), then the option's
- * own default. picocli converts and validates the value the same way whatever its source.
+ * own default; the measurement commands take only their own ({@code loan.derive.*}, {@code LOAN_DERIVE_*}).
+ * picocli converts and validates the value the same way whatever its source.
  */
 final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
+    /** The commands that start no server, and so do not take the server's settings ({@code loan.*}). */
+    private static final Set<String> MEASUREMENT_COMMANDS = Set.of("probe", "load", "derive", "chart");
     private final Map<String, String> env;
     private final Config config;
 
@@ -39,6 +43,10 @@ final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
             if (scoped != null) {
                 return scoped;
             }
+        }
+        if (command != null && MEASUREMENT_COMMANDS.contains(command)) {
+            // loan.threads is the server's thread model; derive's --threads is a pool size
+            return option.defaultValue();
         }
         String general = lookup(key, config.get("loan").get(key));
         return general != null ? general : option.defaultValue();

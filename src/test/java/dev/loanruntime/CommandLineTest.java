@@ -36,7 +36,7 @@ class CommandLineTest {
             "--crypto-queue|-1|expected an integer from 0 to 100000 but was '-1'",
             "--platform-threads|0|expected an integer from 1 to 10000 but was '0'",
             "--max-derivations|5000|expected an integer from 0 to 1024 but was '5000'",
-            "--scrypt|openssl|expected one of bouncycastle, conscrypt but was 'openssl'"})
+            "--scrypt|openssl|expected one of reuse, bouncycastle, conscrypt but was 'openssl'"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             Result r = run(args);
@@ -89,9 +89,9 @@ class CommandLineTest {
     }
 
     @Test
-    void scryptProviderComesFromTheEnvironmentAndIsBouncyCastleOtherwise() {
+    void scryptProviderComesFromTheEnvironmentAndIsReuseOtherwise() {
         assertEquals("conscrypt", optionsFrom(java.util.Map.of("LOAN_SCRYPT", "conscrypt")).scrypt().label());
-        assertEquals("bouncycastle", optionsFrom(java.util.Map.of()).scrypt().label());
+        assertEquals("reuse", optionsFrom(java.util.Map.of()).scrypt().label());
     }
 
     @Test

@@ -16,6 +16,19 @@ public interface PasswordHasher {
      */
     byte[] derive(byte[] password, byte[] salt, ScryptCost cost);
 
-    /** A short name for reports, e.g. {@code bouncycastle}. */
+    /**
+     * Derives a key over {@code workspace}, which the caller lends for this call only. Providers whose working
+     * memory lives elsewhere (native memory, or arrays of their own) ignore it.
+     */
+    default byte[] derive(byte[] password, byte[] salt, ScryptCost cost, Workspace workspace) {
+        return derive(password, salt, cost);
+    }
+
+    /** Whether {@link #derive(byte[], byte[], ScryptCost, Workspace)} works in the workspace it is lent. */
+    default boolean usesWorkspace() {
+        return false;
+    }
+
+    /** A short name for reports, e.g. {@code reuse}. */
     String name();
 }

@@ -14,15 +14,16 @@ import dev.loanruntime.crypto.ScryptProvider;
 
 /** {@code derive}: scrypt derivations in this JVM, alone and on a crypto pool; runs on the caller's thread. */
 @Command(name = "derive", mixinStandardHelpOptions = true, sortOptions = false,
-         description = {"Measure scrypt in this JVM, without a server: the time of one derivation alone (median of "
-                 + "--single, after one warm-up) and the derivations per second of --count derivations on a crypto "
-                 + "pool of --threads platform threads, the server's own pool and memory bound.",
+         description = {"Measure scrypt in this JVM, without a server: the time, CPU and bytes allocated of one "
+                 + "derivation alone (median of --single, after a warm-up of one derivation per pool thread) and the "
+                 + "derivations per second of --count derivations on a crypto pool of --threads platform threads, "
+                 + "the server's own pool and memory bound, with the collections of both phases.",
                  "The pool's efficiency is its rate divided by min(threads, cores) x the single rate: 1.0 means "
                  + "every core derives as fast as one derivation alone."})
 public final class DeriveCommand implements Callable<Integer> {
-    @Option(names = "--scrypt", defaultValue = "bouncycastle", paramLabel = "PROVIDER",
+    @Option(names = "--scrypt", defaultValue = "reuse", paramLabel = "PROVIDER",
             converter = ServeArgs.ScryptProviderConverter.class,
-            description = "bouncycastle or conscrypt (default: ${DEFAULT-VALUE}).")
+            description = "reuse, bouncycastle or conscrypt (default: ${DEFAULT-VALUE}, as serve's).")
     ScryptProvider scrypt;
 
     @Option(names = "--threads", paramLabel = "N", description = "Crypto pool threads (default: the number of cores).")

@@ -2,7 +2,6 @@ package dev.loanruntime.measure;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -31,26 +30,51 @@ final class DeriveRun {
         this.salt = salt;
     }
 
+    /**
+     * A warm-up (one derivation per pool thread, at once), {@code single} derivations one at a time on this thread,
+     * then {@code count} at once on a crypto pool of {@code threads}: all through one {@link Derivations} bound like
+     * the server's, so that {@code reuse} derives over the workspaces of its permits as it does there.
+     */
     DeriveReport measure(ScryptProvider requested, int threads, int count, int single) throws InterruptedException {
-        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        hasher.derive(password, salt, cost);    // warm-up: class loading, JIT, the native library's first page faults
-        double[] wallMs = new double[single];
-        double[] cpuMs = new double[single];
-        for (int i = 0; i < single; i++) {
-            long cpu0 = cpu.getCurrentThreadCpuTime();
-            long t0 = System.nanoTime();
-            hasher.derive(password, salt, cost);
-            wallMs[i] = (System.nanoTime() - t0) / 1e6;
-            cpuMs[i] = (cpu.getCurrentThreadCpuTime() - cpu0) / 1e6;
-        }
-        int maxRunning = Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), cost);
+        var cpu = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-        long processCpu0 = os.getProcessCpuTime();
-        long gcCount0 = gcCount();
-        long gcMs0 = gcMillis();
-        long t0 = System.nanoTime();
-        try (CryptoPool pool = new CryptoPool(new Derivations(hasher, maxRunning, count), threads, count);
-                ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+        int maxRunning = Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), cost);
+        Derivations derivations = new Derivations(hasher, maxRunning, count, cost);
+        try (CryptoPool pool = new CryptoPool(derivations, threads, count)) {
+            // class loading, JIT, the workspaces of the permits the pool will use, the native library's first faults
+            onPool(pool, Math.min(threads, maxRunning));
+            double[] wallMs = new double[single];
+            double[] cpuMs = new double[single];
+            double[] allocated = new double[single];
+            long singleGc0 = gcCount();
+            for (int i = 0; i < single; i++) {
+                long bytes0 = cpu.getCurrentThreadAllocatedBytes();
+                long cpu0 = cpu.getCurrentThreadCpuTime();
+                long t0 = System.nanoTime();
+                derivations.derive(password, salt, cost);
+                wallMs[i] = (System.nanoTime() - t0) / 1e6;
+                cpuMs[i] = (cpu.getCurrentThreadCpuTime() - cpu0) / 1e6;
+                allocated[i] = cpu.getCurrentThreadAllocatedBytes() - bytes0;
+            }
+            long singleGc = gcCount() - singleGc0;
+            long processCpu0 = os.getProcessCpuTime();
+            long allocated0 = cpu.getTotalThreadAllocatedBytes();
+            long gcCount0 = gcCount();
+            long gcMs0 = gcMillis();
+            long t0 = System.nanoTime();
+            onPool(pool, count);
+            double poolSeconds = (System.nanoTime() - t0) / 1e9;
+            double poolCpuMs = (os.getProcessCpuTime() - processCpu0) / 1e6;
+            double poolAllocated = (double) (cpu.getTotalThreadAllocatedBytes() - allocated0) / count;
+            return DeriveReport.of(requested.label(), hasher.name(), cost.label(), threads, count, maxRunning,
+                    Runtime.getRuntime().availableProcessors(), wallMs, cpuMs, median(allocated), singleGc,
+                    poolSeconds, poolCpuMs / count, poolAllocated, gcCount() - gcCount0, gcMillis() - gcMs0);
+        }
+    }
+
+    /** {@code count} derivations submitted at once from virtual threads; returns when all are done. */
+    private void onPool(CryptoPool pool, int count) throws InterruptedException {
+        try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<byte[]>> keys = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 keys.add(callers.submit(() -> pool.derive(password, salt, cost)));
@@ -61,11 +85,6 @@ final class DeriveRun {
         } catch (ExecutionException e) {
             throw new IllegalStateException("a pooled derivation failed: " + e.getCause(), e.getCause());
         }
-        double poolSeconds = (System.nanoTime() - t0) / 1e9;
-        double poolCpuMs = (os.getProcessCpuTime() - processCpu0) / 1e6;
-        return DeriveReport.of(requested.label(), hasher.name(), cost.label(), threads, count, maxRunning,
-                Runtime.getRuntime().availableProcessors(), wallMs, cpuMs, poolSeconds, poolCpuMs / count,
-                gcCount() - gcCount0, gcMillis() - gcMs0);
     }
 
     static double median(double[] values) {

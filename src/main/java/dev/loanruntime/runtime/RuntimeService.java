@@ -7,6 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 import dev.loanruntime.crypto.CryptoPool;
+import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.loan.Json;
 import dev.loanruntime.loan.Routes;
 
@@ -50,13 +51,20 @@ public final class RuntimeService implements HttpService {
                 derivations.waiting(),
                 derivations.maxRunning(),
                 derivations.hasherName(),
+                ScryptProvider.DEFAULT.label(),
+                derivations.workspaces(),
+                derivations.workspaceBytes(),
                 inFlight.current(),
                 Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / (1024 * 1024));
     }
 
-    /** What {@code /runtime} reports; {@code workerId} is 0 outside a cluster. */
+    /**
+     * What {@code /runtime} reports; {@code workerId} is 0 outside a cluster. {@code hasher} is the scrypt provider
+     * that derives, {@code scryptDefault} the one {@code --scrypt} gives when unset; {@code scryptWorkspaces} and
+     * {@code scryptWorkspaceBytes} are the working buffers the derivation permits keep ({@code reuse} only).
+     */
     public record Report(long pid,
                          int workerId,
                          String threadModel,
@@ -70,6 +78,9 @@ public final class RuntimeService implements HttpService {
                          int derivationsWaiting,
                          int derivationLimit,
                          String hasher,
+                         String scryptDefault,
+                         int scryptWorkspaces,
+                         long scryptWorkspaceBytes,
                          int requestsInFlight,
                          String javaVersion,
                          int cores,

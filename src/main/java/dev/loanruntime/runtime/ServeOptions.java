@@ -65,12 +65,12 @@ public record ServeOptions(String host,
         }
     }
 
-    /** Options with the portable scrypt provider (BouncyCastle). */
+    /** Options with the default scrypt provider. */
     public ServeOptions(String host, int port, ThreadModel threads, int platformThreads, int carriers,
                         int cryptoThreads, int cryptoQueue, int maxDerivations,
                         StoreUri store, ScryptCost memberCost, Duration sessionTtl, int workerId) {
         this(host, port, threads, platformThreads, carriers, cryptoThreads, cryptoQueue, maxDerivations,
-                store, memberCost, sessionTtl, workerId, ScryptProvider.BOUNCYCASTLE);
+                store, memberCost, sessionTtl, workerId, ScryptProvider.DEFAULT);
     }
 
     /** Options of a server that serves alone, with process-local state, the lesson's member cost and half-hour sessions. */

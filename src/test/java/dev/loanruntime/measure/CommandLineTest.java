@@ -188,7 +188,7 @@ class CommandLineTest {
 
     @Test
     void deriveMeasuresEachProviderAloneAndOnAPool() {
-        for (String provider : List.of("bouncycastle", "conscrypt")) {
+        for (String provider : List.of("reuse", "bouncycastle", "conscrypt")) {
             Path json = dir.resolve(provider + ".json");
             Run r = run("derive", "--scrypt", provider, "--cost", "1024,8,1", "--threads", "2", "--count", "6",
                     "--single", "3", "--json", json.toString());
@@ -201,7 +201,15 @@ class CommandLineTest {
             assertThat(report.get("singleMedianMs").asDouble(), greaterThan(0.0));
             assertThat(report.get("poolRate").asDouble(), greaterThan(0.0));
             assertThat(report.get("efficiency").asDouble(), greaterThan(0.0));
+            assertThat(r.out(), containsString(" allocated "));
+            assertThat(report.get("singleAllocatedBytes").asDouble(), greaterThan(0.0));
+            assertThat(report.get("poolAllocatedBytes").asDouble(), greaterThan(0.0));
         }
+        // without --threads: one pool thread per core, not the server's thread model from application.yaml
+        Run defaults = run("derive", "--cost", "16,1,1", "--count", "1", "--single", "1");
+        assertThat(defaults.err(), defaults.code(), is(0));
+        assertThat(defaults.out(), containsString("derive scrypt=reuse cost=16,1,1 threads="
+                + Runtime.getRuntime().availableProcessors() + " "));
         Run bad = run("derive", "--scrypt", "openssl");
         assertThat(bad.code(), is(2));
         assertThat(bad.err(), containsString("'openssl'"));

@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Each derivation holds 64 MiB. 500 concurrent heavy requests against a 512 MiB heap must not end in an
  * {@code OutOfMemoryError}: the excess is refused with 503, no more derivations run at once than the bound allows,
- * and the server keeps answering.
+ * and the server keeps answering. With the default provider the 64 MiB are workspaces that the derivation permits
+ * keep, never more than the bound lets run at once.
  *
  * <p>With virtual threads the heavy requests here are pooled: inline derivations would hold the carriers, so the
  * other 499 requests would be read only as carriers free up, one derivation at a time (the starvation that
@@ -119,13 +120,16 @@ class MemoryBoundTest {
                     "only 200 and 503 expected: " + byStatus);
             assertTrue(byStatus.getOrDefault(503, 0) > 0, "the excess must be refused: " + byStatus);
             assertTrue(byStatus.getOrDefault(200, 0) > 0, "some derivations must complete: " + byStatus);
-            assertEquals(0, http.get("/runtime").json().get("derivationsRunning").asInt());
+            var runtime = http.get("/runtime").json();
+            assertEquals(0, runtime.get("derivationsRunning").asInt());
+            int workspaces = runtime.get("scryptWorkspaces").asInt();
+            assertTrue(workspaces >= 1 && workspaces <= runtime.get("derivationLimit").asInt(), runtime.toString());
             Http.Response after = http.get("/books");
             assertEquals(200, after.status());
             HostileTally.survived();     // one case: the flood, after which the server still serves /books
             System.out.println(model.label() + " -Xmx512m, max-derivations " + bound + ", " + REQUESTS
                     + " heavy requests: " + byStatus + ", at most " + mostRunning + " deriving at once; meanwhile "
-                    + books);
+                    + books + "; " + runtime.get("hasher").asText() + " workspaces kept: " + workspaces);
         }
     }
 }
