@@ -5,16 +5,13 @@
 # process behind. Every request is a new curl process, so a new connection: the kernel picks a worker per connection.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NAME=03-cluster
-source experiments/lib/cluster.sh
+source experiments/lib/init.sh
 
 WORKERS=3
 PORT=${PORT:-8431}
-trap cleanup_all EXIT
-
-build_once
-if port_in_use "$PORT"; then echo "port $PORT is in use; set PORT to a free one" >&2; exit 1; fi
-print_config
+require_free_port "$PORT"
+begin_experiment 03-cluster
+echo "port:    $PORT"
 echo "command: java -jar target/loan-runtime.jar cluster --workers $WORKERS --port $PORT"
 echo
 
@@ -36,18 +33,20 @@ victim=$(curl -sS "http://127.0.0.1:$PORT/status" | json_pid)
 grep -qx "$victim" <<<"$originals" || { echo "pid $victim is not a worker of primary $PRIMARY" >&2; exit 1; }
 echo "killed worker pid=$victim"
 kill -KILL "$victim"
-deadline=$((SECONDS + 120))
-until [ "$(worker_pids | grep -cvx -f <(echo "$originals") || true)" -ge 1 ] \
-    && grep -q "serving pid=$(worker_pids | grep -vx -f <(echo "$originals") | head -1) " "$LOG"; do
-  [ $SECONDS -lt $deadline ] || { echo "no replacement within 120 s" >&2; exit 1; }
-  sleep 0.1
-done
+# a new worker pid, and its "serving" line in the primary's log
+replacement_serves() {
+  local new
+  new=$(worker_pids | grep -vx -f <(echo "$originals") | head -1 || true)
+  [ -n "$new" ] && grep -q "serving pid=$new " "$LOG"
+}
+wait_until 120 replacement_serves || { echo "no replacement within 120 s" >&2; exit 1; }
 grep "died pid=$victim" "$LOG"
 # Ask until all three current workers have answered (at most 60 connections).
+: >"$OUT/after-kill.txt"
 for _ in $(seq 60); do
-  curl -sS "http://127.0.0.1:$PORT/status"; echo
-  [ "$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" 2>/dev/null | sort -u | wc -l)" -ge "$WORKERS" ] && break
-done >"$OUT/after-kill.txt"
+  { curl -sS "http://127.0.0.1:$PORT/status"; echo; } >>"$OUT/after-kill.txt"
+  [ "$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u | wc -l)" -ge "$WORKERS" ] && break
+done
 grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u
 
 echo "--- 300 connections: how the kernel's hash spreads them ---"
@@ -62,62 +61,51 @@ echo "largest deviation from 100: $max_dev (binomial standard deviation: 8.2)"
 echo "--- SIGTERM to the primary: every worker goes down with it ---"
 all_workers=$(announced_workers "$LOG")
 kill -TERM "$PRIMARY"
-set +e
-wait "$PRIMARY"
-primary_exit=$?
-set -e
+primary_exit=0
+wait_pid "$PRIMARY" || primary_exit=$?
 PRIMARY=""
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # one pid a word
 left=$(running_pids $all_workers | wc -l)
 echo "primary exit=$primary_exit, workers still running: $left (of $(wc -w <<<"$all_workers") it ever started)"
 tail -6 "$LOG"
 
 # --- verdicts ---------------------------------------------------------------------------------------------------
 echo
-echo "# verdicts"
 pids_12=$(grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | sort -u | wc -l)
 pids_300=$(wc -l <"$OUT/spread-300.txt")
-if [ "$pids_300" -eq "$WORKERS" ]; then
-  echo "PASS connections spread over all $WORKERS pids ($pids_12 of them answered the first 12 /loan, all $WORKERS answered 300 /status)"
-else
-  echo "FAIL connections spread over all $WORKERS pids: $pids_300 answered 300 /status"
-fi
+verdict "connections spread over all $WORKERS pids ($pids_12 answered the first 12 /loan, $pids_300 answered 300 /status)" \
+  "$(truth [ "$pids_300" -eq "$WORKERS" ])"
 # Each worker's counter must be the number of loans that worker itself answered.
 diverged=$(cat "$OUT/loans-12.txt" "$OUT/loans-4.txt" | awk -F'[:,}]' '
   { pid = $2; n[pid]++; if ($4 != n[pid]) bad++ ; total++ }
   END { if (bad == 0 && length(n) > 1) print "yes " total; else print "no " total }')
-if [ "${diverged%% *}" = yes ]; then
-  echo "PASS counters diverge: after ${diverged#* } loans every worker's counter equals only the loans it answered itself"
-else
-  echo "FAIL counters diverge: some counter is not its own worker's count"
-fi
+verdict "counters diverge: after ${diverged#* } loans each worker's counter is the loans it answered itself" \
+  "$(truth [ "${diverged%% *}" = yes ])"
 new_pids=$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u | cut -d: -f2 | grep -cvx -f <(echo "$originals") || true)
-if ! grep -q "\"pid\":$victim\b" "$OUT/after-kill.txt" && [ "$new_pids" -ge 1 ]; then
-  echo "PASS a killed worker is replaced: pid $victim is gone and a new pid answers"
-else
-  echo "FAIL a killed worker is replaced: victim still answers or no new pid"
-fi
-if [ "$primary_exit" -eq 0 ] && [ "$left" -eq 0 ]; then
-  echo "PASS SIGTERM to the primary leaves no process: exit 0, 0 workers running"
-else
-  echo "FAIL SIGTERM to the primary leaves no process: exit $primary_exit, $left workers running"
-fi
-echo "INFO the spread is even on average, not 4/4/4: largest deviation $max_dev over 300 connections"
+replaced=false
+if ! grep -q "\"pid\":$victim\b" "$OUT/after-kill.txt" && [ "$new_pids" -ge 1 ]; then replaced=true; fi
+verdict "a killed worker is replaced: pid $victim no longer answers, $new_pids new pid(s) do" "$replaced"
+clean_stop=false
+if [ "$primary_exit" -eq 0 ] && [ "$left" -eq 0 ]; then clean_stop=true; fi
+verdict "SIGTERM to the primary leaves no process (exit $primary_exit, $left workers running)" "$clean_stop"
+echo "info:    the spread is even on average, not 4/4/4: largest deviation $max_dev over 300 connections"
 
 # --- JSON and chart -------------------------------------------------------------------------------------------------
 {
   printf '{"workers":%s,"port":%s,"kernel":"%s","loans12":{' "$WORKERS" "$PORT" "$(uname -r)"
-  grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | cut -d: -f2 | sort | uniq -c | awk '{printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $2, $1}'
+  grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | cut -d: -f2 | sort | uniq -c \
+    | awk '{printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $2, $1}'
   printf '},"killedPid":%s,"afterKillPids":[%s],"spread300":{' "$victim" \
     "$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | cut -d: -f2 | sort -u | paste -sd,)"
   awk '{printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $1, $2}' "$OUT/spread-300.txt"
   printf '},"primaryExit":%s,"workersLeft":%s}\n' "$primary_exit" "$left"
 } >"$OUT/results.json"
-awk 'BEGIN { w = 420; h = 60 + 40 * 3; printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"13\">\n", w, h
-             print "<text x=\"10\" y=\"22\">300 connections per worker (cluster --workers 3)</text>" }
-     { y = 40 + (NR - 1) * 40; len = $2 * 2
-       printf "<text x=\"10\" y=\"%d\">pid %s</text><rect x=\"90\" y=\"%d\" width=\"%d\" height=\"24\" fill=\"#4a7ab5\"/>", y + 17, $1, y, len
-       printf "<text x=\"%d\" y=\"%d\">%d</text>\n", 96 + len, y + 17, $2 }
-     END { printf "<line x1=\"290\" y1=\"34\" x2=\"290\" y2=\"%d\" stroke=\"#999\" stroke-dasharray=\"4\"/></svg>\n", 40 + NR * 40 }' \
-  "$OUT/spread-300.txt" >"$OUT/spread-300.svg"
-echo "json: $OUT/results.json   chart: $OUT/spread-300.svg"
+# The chart's data: one bar per worker pid.
+awk 'BEGIN { printf "{\"categories\":[" }
+   { printf "%s\"pid %s\"", (NR > 1 ? "," : ""), $1; v = v (NR > 1 ? "," : "") $2 }
+   END { printf "],\"series\":[{\"label\":\"connections answered\",\"values\":[%s]}]}\n", v }' \
+  "$OUT/spread-300.txt" >"$OUT/spread-300.bars.json"
+loan_runtime chart bars --title "300 connections over the workers of cluster --workers 3" --x-label "worker" \
+  --y-label "connections answered" --mark 100 --mark-label "an even share: 100" \
+  --out "$OUT/spread-300.png" "$OUT/spread-300.bars.json" >/dev/null
+echo "json: $OUT/results.json   chart: $OUT/spread-300.png"

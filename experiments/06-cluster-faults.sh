@@ -7,8 +7,7 @@
 # The load is CLIENTS curl processes, each requesting /books on a new connection per request (bounded count).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NAME=06-cluster-faults
-source experiments/lib/cluster.sh
+source experiments/lib/init.sh
 
 WORKERS=${WORKERS:-3}
 CLIENTS=${CLIENTS:-2}
@@ -17,78 +16,81 @@ LOAD_MAX=${LOAD_MAX:-200000}
 PORT=${PORT:-$(free_port)}
 MIGRATE=/proc/sys/net/ipv4/tcp_migrate_req
 ORIGINAL_MIGRATE=$(cat "$MIGRATE" 2>/dev/null || echo "")
+require_free_port "$PORT"
 
-restore() {
-  cleanup_all
+# set_migrate VALUE: writes VALUE to tcp_migrate_req (nothing for an empty VALUE); the original value comes back at
+# exit, whatever happens.
+set_migrate() {
+  if [ -n "$1" ]; then echo "$1" >"$MIGRATE"; fi
+}
+restore_migrate() {
   if [ -n "$ORIGINAL_MIGRATE" ]; then echo "$ORIGINAL_MIGRATE" >"$MIGRATE" 2>/dev/null || true; fi
 }
-trap restore EXIT
+on_exit restore_migrate
 
-build_once
-if port_in_use "$PORT"; then echo "port $PORT is in use; set PORT to a free one" >&2; exit 1; fi
-print_config
+begin_experiment 06-cluster-faults
+echo "port:    $PORT"
 echo "workers: $WORKERS, load: $CLIENTS curl clients on /books, a new connection per request"
 echo "tcp_migrate_req: ${ORIGINAL_MIGRATE:-absent}"
 echo
 
-elapsed_ms() { echo $((($(date +%s%N) - $1) / 1000000)); }
+URL=http://127.0.0.1:$PORT
 
 # --- (a) a worker is SIGKILLed -------------------------------------------------------------------------------
 start_cluster "$OUT/a-cluster.log" --workers "$WORKERS" --port "$PORT"
-start_load "$OUT/a-load" "$CLIENTS" /books
+start_curl_load "$OUT/a-load" "$CLIENTS" "$URL/books"
 sleep 2
 before=$(worker_pids)
-victim=$(curl -sS "http://127.0.0.1:$PORT/status" | json_pid)
+victim=$(curl -sS "$URL/status" | json_pid)
 grep -qx "$victim" <<<"$before" || { echo "pid $victim is not a worker of primary $PRIMARY" >&2; exit 1; }
-t0=$(date +%s%N)
+t0=$(now_ms)
 kill -KILL "$victim"
 replaced_ms=""
-while [ -z "$replaced_ms" ] && [ "$(elapsed_ms "$t0")" -lt 120000 ]; do
-  pid=$(curl -s --max-time 2 "http://127.0.0.1:$PORT/status" | json_pid || true)
-  if [ -n "$pid" ] && ! grep -qx "$pid" <<<"$before"; then replaced_ms=$(elapsed_ms "$t0"); fi
+while [ -z "$replaced_ms" ] && [ $(($(now_ms) - t0)) -lt 120000 ]; do
+  pid=$(curl -s --max-time 2 "$URL/status" | json_pid || true)
+  if [ -n "$pid" ] && ! grep -qx "$pid" <<<"$before"; then replaced_ms=$(($(now_ms) - t0)); fi
 done
 sleep 2
-stop_load
+stop_curl_load
 read -r a_ok a_failed < <(load_counts "$OUT/a-load")
 echo "failed requests, worker SIGKILL: $(load_failures "$OUT/a-load")" >"$OUT/failures.txt"
 stop_cluster
 
 # --- (b0) the mechanism: connections queued on a SO_REUSEPORT listener that closes ---------------------------
-queue_phase() { # migrate-value
-  if [ -n "$1" ]; then echo "$1" >"$MIGRATE"; fi
+queue_phase() { # MIGRATE_VALUE
+  set_migrate "$1"
   "$JAVA" experiments/ReusePortQueue.java 200 | tee -a "$OUT/b0-queue.txt"
 }
 : >"$OUT/b0-queue.txt"
 if [ -n "$ORIGINAL_MIGRATE" ] && [ -w "$MIGRATE" ]; then
   queue_phase 0 && queue_phase 1
-  echo "$ORIGINAL_MIGRATE" >"$MIGRATE"
+  restore_migrate
 else
   queue_phase ""
 fi
 
 # --- (b) rolling restarts, tcp_migrate_req off and on ------------------------------------------------------
-roll_phase() { # label migrate-value
-  local label="$1" value="$2" i
-  if [ -n "$value" ]; then echo "$value" >"$MIGRATE"; fi
-  start_cluster "$OUT/b-$label-cluster.log" --workers "$WORKERS" --port "$PORT"
-  start_load "$OUT/b-$label-load" "$CLIENTS" /books
+restarts_done() { grep -c "^rolling restart done" "$1" || true; }   # LOG: how many rolling restarts finished
+restarted_since() { [ "$(restarts_done "$1")" -gt "$2" ]; }          # LOG COUNT: more than COUNT finished
+roll_phase() { # LABEL MIGRATE_VALUE
+  local label=$1 log="$OUT/b-$1-cluster.log" i done_before t roll_ms=() ok failed
+  set_migrate "$2"
+  start_cluster "$log" --workers "$WORKERS" --port "$PORT"
+  start_curl_load "$OUT/b-$label-load" "$CLIENTS" "$URL/books"
   sleep 2
-  local roll_ms=()
   for i in $(seq "$ROLLS"); do
-    local done_before t
-    done_before=$(grep -c "^rolling restart done" "$OUT/b-$label-cluster.log" || true)
-    t=$(date +%s%N)
+    done_before=$(restarts_done "$log")
+    t=$(now_ms)
     kill -HUP "$PRIMARY"
-    until [ "$(grep -c "^rolling restart done" "$OUT/b-$label-cluster.log" || true)" -gt "$done_before" ]; do
-      if [ "$(elapsed_ms "$t")" -gt 300000 ]; then echo "rolling restart did not finish" >&2; exit 1; fi
-      sleep 0.1
-    done
-    roll_ms+=("$(elapsed_ms "$t")")
+    if ! wait_until 300 restarted_since "$log" "$done_before"; then
+      echo "rolling restart did not finish" >&2
+      exit 1
+    fi
+    roll_ms+=("$(($(now_ms) - t))")
   done
   sleep 2
-  stop_load
+  stop_curl_load
   stop_cluster
-  local ok failed
   read -r ok failed < <(load_counts "$OUT/b-$label-load")
   printf '%s %s %s %s\n' "$label" "$ok" "$failed" "${roll_ms[*]}" >>"$OUT/b-results.txt"
   echo "failed requests, $label: $(load_failures "$OUT/b-$label-load")" >>"$OUT/failures.txt"
@@ -97,7 +99,7 @@ roll_phase() { # label migrate-value
 if [ -n "$ORIGINAL_MIGRATE" ] && [ -w "$MIGRATE" ]; then
   roll_phase migrate-off 0
   roll_phase migrate-on 1
-  echo "$ORIGINAL_MIGRATE" >"$MIGRATE"
+  restore_migrate
 else
   roll_phase "migrate-${ORIGINAL_MIGRATE:-absent}" ""
 fi
@@ -105,14 +107,13 @@ fi
 # --- (c) the primary is SIGKILLed ----------------------------------------------------------------------------
 start_cluster "$OUT/c-cluster.log" --workers "$WORKERS" --port "$PORT"
 orphans=$(worker_pids)
-t0=$(date +%s%N)
-kill -KILL "$PRIMARY"
-wait "$PRIMARY" 2>/dev/null || true
+t0=$(now_ms)
+stop_pid "$PRIMARY" KILL
 PRIMARY=""
-# shellcheck disable=SC2086
-while [ -n "$(running_pids $orphans)" ] && [ "$(elapsed_ms "$t0")" -lt 30000 ]; do sleep 0.02; done
-orphans_gone_ms=$(elapsed_ms "$t0")
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # one pid a word
+while [ -n "$(running_pids $orphans)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do sleep 0.02; done
+orphans_gone_ms=$(($(now_ms) - t0))
+# shellcheck disable=SC2086 # one pid a word
 orphans_left=$(running_pids $orphans | wc -l)
 
 # --- results -----------------------------------------------------------------------------------------------
@@ -150,32 +151,25 @@ cat "$OUT/failures.txt"
 echo "json: $OUT/results.json"
 echo
 
-echo "# verdicts"
-if [ -n "$replaced_ms" ]; then
-  echo "PASS a killed worker is replaced: a new pid answered ${replaced_ms} ms after SIGKILL ($a_failed requests failed: those the dead worker held)"
-else
-  echo "FAIL a killed worker is replaced: no new pid answered within 120 s"
-fi
-field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
+verdict "a killed worker is replaced: a new pid answered ${replaced_ms:-never} ms after SIGKILL ($a_failed requests failed: those the dead worker held)" \
+  "$(truth [ -n "$replaced_ms" ])"
+value() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 while read -r line; do
-  migrate=$(field tcp_migrate_req "$line"); queued=$(field queued-on-closing-listener "$line"); reset=$(field reset "$line")
+  migrate=$(value tcp_migrate_req "$line"); queued=$(value queued-on-closing-listener "$line"); reset=$(value reset "$line")
   if [ "$migrate" = 1 ]; then
-    [ "$reset" -eq 0 ] && v=PASS || v=FAIL
-    echo "$v with tcp_migrate_req=1 the kernel hands a closing listener's queue to its siblings: $reset of $queued queued connections reset"
+    verdict "with tcp_migrate_req=1 the kernel hands a closing listener's queue to its siblings: $reset of $queued queued connections reset" \
+      "$(truth [ "$reset" -eq 0 ])"
   else
-    [ "$queued" -gt 0 ] && [ "$reset" -eq "$queued" ] && v=PASS || v=FAIL
-    echo "$v with tcp_migrate_req=$migrate closing a SO_REUSEPORT listener resets its queue: $reset of $queued queued connections reset"
+    handed=false
+    if [ "$queued" -gt 0 ] && [ "$reset" -eq "$queued" ]; then handed=true; fi
+    verdict "with tcp_migrate_req=$migrate closing a SO_REUSEPORT listener resets its queue: $reset of $queued queued connections reset" \
+      "$handed"
   fi
 done <"$OUT/b0-queue.txt"
 while read -r label ok failed rolls; do
-  if [ "$failed" -eq 0 ]; then
-    echo "PASS rolling restart loses no request ($label): 0 of $ok failed over $ROLLS restarts"
-  else
-    echo "FAIL rolling restart loses no request ($label): $failed of $((ok + failed)) failed over $ROLLS restarts"
-  fi
+  verdict "rolling restart loses no request ($label): $failed of $((ok + failed)) failed over $ROLLS restarts" \
+    "$(truth [ "$failed" -eq 0 ])"
 done <"$OUT/b-results.txt"
-if [ "$orphans_left" -eq 0 ] && [ "$orphans_gone_ms" -le 2000 ]; then
-  echo "PASS orphans exit within 2 s of the primary's SIGKILL: all gone after ${orphans_gone_ms} ms"
-else
-  echo "FAIL orphans exit within 2 s of the primary's SIGKILL: $orphans_left left after ${orphans_gone_ms} ms"
-fi
+gone=false
+if [ "$orphans_left" -eq 0 ] && [ "$orphans_gone_ms" -le 2000 ]; then gone=true; fi
+verdict "orphans exit within 2 s of the primary's SIGKILL: $orphans_left left after ${orphans_gone_ms} ms" "$gone"

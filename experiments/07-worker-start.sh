@@ -6,28 +6,25 @@
 # replacement is a first death (immediate, no back-off). Also the memory a standing-by spare costs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NAME=07-worker-start
-source experiments/lib/cluster.sh
-source experiments/lib/start.sh
-source experiments/lib/stats.sh
+source experiments/lib/init.sh
 
 RUNS=${RUNS:-5}
 WORKERS=3
 PORT=${PORT:-8431}
 CACHE=target/loan-runtime.aot
-trap cleanup_all EXIT
-
-build_once
-if port_in_use "$PORT"; then echo "port $PORT is in use; set PORT to a free one" >&2; exit 1; fi
-version=$("$JAVA" -version 2>&1 | head -1 | sed -E 's/.*version "([0-9]+).*/\1/')
+require_free_port "$PORT"
+begin_experiment 07-worker-start
+version=$(java_major "$JAVA")
 if [ "$version" -ge 25 ] && { [ ! -f "$CACHE" ] || [ "$JAR" -nt "$CACHE" ]; }; then
   echo "training the AOT cache $CACHE ..."
-  "$JAVA" -XX:AOTCacheOutput="$CACHE" '-Xlog:aot*=error,cds*=error' -jar "$JAR" serve --warm-up-only >"$OUT/training.log" 2>&1
+  "$JAVA" -XX:AOTCacheOutput="$CACHE" '-Xlog:aot*=error,cds*=error' -jar "$JAR" serve --warm-up-only \
+    >"$OUT/training.log" 2>&1
 fi
-print_config
-echo "runs: $RUNS per measure; cluster: --workers $WORKERS"
+echo "port:    $PORT"
+echo "runs:    $RUNS per measure; cluster: --workers $WORKERS"
 echo
 
+# stats FILE: count, median, min and max of the integers in FILE, aligned for the results table.
 stats() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%5d %7d %6d %6d", NR, v[int((NR + 1) / 2)], v[1], v[NR] }'; }
 
 echo "--- serve: process start -> first answered /books (alternating, $RUNS each) ---"
@@ -44,32 +41,7 @@ for i in $(seq "$RUNS"); do
   echo "  run $i: no cache $(tail -1 "$OUT/start-plain.txt") ms, AOT cache $(tail -1 "$OUT/start-aot.txt" 2>/dev/null || echo -) ms"
 done
 
-# kill_each_slot SPARES FILE: a cluster with SPARES spares; kills worker 1, 2, 3 (their first pids) in turn.
-kill_each_slot() {
-  local spares="$1" file="$2" log="$OUT/cluster-spares-$1.log" k victim known ms
-  : >"$file"
-  start_cluster "$log" --workers "$WORKERS" --spares "$spares" --port "$PORT"
-  for k in $(seq "$WORKERS"); do
-    # With a spare: replace only when one stands by, the cluster's steady state.
-    if [ "$spares" -gt 0 ]; then
-      local deadline=$((SECONDS + 180))
-      until [ "$(grep -c "^spare pid=.* standing by" "$log")" -ge "$k" ]; do
-        [ $SECONDS -lt $deadline ] || { echo "no spare stood by within 180 s" >&2; exit 1; }
-        sleep 0.1
-      done
-    fi
-    [ "$spares" -gt 0 ] && [ "$k" -eq 1 ] && memory "$log"
-    victim=$(sed -n "s/^worker $k started pid=\([0-9]*\)$/\1/p" "$log" | head -1)
-    known=$(sed -n 's/^worker [0-9]* started pid=\([0-9]*\)$/\1/p; s/^worker [0-9]* is now spare pid=\([0-9]*\)$/\1/p' "$log")
-    # shellcheck disable=SC2086
-    ms=$(replacement_ms "http://127.0.0.1:$PORT/runtime" "$victim" $known)
-    echo "$ms" >>"$file"
-    echo "  --spares $spares, kill -9 of worker $k pid=$victim: a new pid answered after $ms ms"
-  done
-  grep -E "died pid=|is now spare|listening .* after its promotion" "$log" | sed 's/^/    /'
-  stop_cluster
-}
-
+# memory LOG: the resident memory of the first standing-by spare and of worker 1, to $OUT/rss.txt.
 memory() {
   local spare worker
   spare=$(sed -n 's/^spare pid=\([0-9]*\) standing by.*/\1/p' "$1" | head -1)
@@ -79,9 +51,34 @@ memory() {
   echo "  memory: spare pid=$spare RSS $(rss "$spare") MiB (a worker that served the kills' polls: $(rss "$worker") MiB)"
 }
 
+# spares_standing_by LOG N: at least N "standing by" lines in LOG.
+spares_standing_by() { [ "$(grep -c "^spare pid=.* standing by" "$1")" -ge "$2" ]; }
+
+# kill_each_slot SPARES FILE: a cluster with SPARES spares; kills worker 1, 2, 3 (their first pids) in turn.
+kill_each_slot() {
+  local spares=$1 file=$2 log="$OUT/cluster-spares-$1.log" k victim known ms
+  : >"$file"
+  start_cluster "$log" --workers "$WORKERS" --spares "$spares" --port "$PORT"
+  for k in $(seq "$WORKERS"); do
+    # With a spare: replace only when one stands by, the cluster's steady state.
+    if [ "$spares" -gt 0 ] && ! wait_until 180 spares_standing_by "$log" "$k"; then
+      echo "no spare stood by within 180 s" >&2
+      exit 1
+    fi
+    if [ "$spares" -gt 0 ] && [ "$k" -eq 1 ]; then memory "$log"; fi
+    victim=$(sed -n "s/^worker $k started pid=\([0-9]*\)$/\1/p" "$log" | head -1)
+    known=$(sed -n 's/^worker [0-9]* started pid=\([0-9]*\)$/\1/p; s/^worker [0-9]* is now spare pid=\([0-9]*\)$/\1/p' "$log")
+    # shellcheck disable=SC2086 # one pid a word
+    ms=$(replacement_ms "http://127.0.0.1:$PORT/runtime" "$victim" $known)
+    echo "$ms" >>"$file"
+    echo "  --spares $spares, kill -9 of worker $k pid=$victim: a new pid answered after $ms ms"
+  done
+  grep -E "died pid=|is now spare|listening .* after its promotion" "$log" | sed 's/^/    /'
+  stop_cluster
+}
+
 echo "--- cluster: kill -9 of a worker -> a new pid answers /runtime ---"
 kill_each_slot 0 "$OUT/replace-spares-0.txt"
-PRIMARY=""
 kill_each_slot 1 "$OUT/replace-spares-1.txt"
 grep -h "listening .* after its promotion" "$OUT/cluster-spares-1.log" | sed -E 's/.*listening ([0-9]+) ms.*/\1/' \
   >"$OUT/promotion.txt"
@@ -90,7 +87,9 @@ echo
 echo "# results (milliseconds)"
 printf "%-52s %5s %7s %6s %6s\n" measure runs median min max
 printf "%-52s %s\n" "serve start -> first /books, no AOT cache" "$(stats "$OUT/start-plain.txt")"
-[ -s "$OUT/start-aot.txt" ] && printf "%-52s %s\n" "serve start -> first /books, AOT cache" "$(stats "$OUT/start-aot.txt")"
+if [ -s "$OUT/start-aot.txt" ]; then
+  printf "%-52s %s\n" "serve start -> first /books, AOT cache" "$(stats "$OUT/start-aot.txt")"
+fi
 printf "%-52s %s\n" "kill -9 -> new pid answers, --spares 0 (new JVM)" "$(stats "$OUT/replace-spares-0.txt")"
 printf "%-52s %s\n" "kill -9 -> new pid answers, --spares 1 (promotion)" "$(stats "$OUT/replace-spares-1.txt")"
 printf "%-52s %s\n" "promotion -> spare listening (primary's log)" "$(stats "$OUT/promotion.txt")"
@@ -103,12 +102,10 @@ cold=$(median <"$OUT/replace-spares-0.txt")
 warm=$(median <"$OUT/replace-spares-1.txt")
 if [ -s "$OUT/start-aot.txt" ]; then
   aot=$(median <"$OUT/start-aot.txt")
-  echo "verdict: the AOT cache shortens start -> first answer: $([ "$aot" -lt "$plain" ] && echo true || echo false)" \
-    "($plain -> $aot ms, $(awk -v a="$plain" -v b="$aot" 'BEGIN { printf "%.1f", a / b }')x)"
+  verdict "the AOT cache shortens start -> first answer ($plain -> $aot ms, $(calc 'a / b' "$plain" "$aot")x)" \
+    "$(truth holds "$aot" '<' "$plain")"
 else
-  echo "verdict: the AOT cache shortens start -> first answer: not measured (JDK $version has none, or no $CACHE)"
+  verdict "the AOT cache shortens start -> first answer" "not measured: JDK $version has none, or no $CACHE"
 fi
-echo "verdict: a warm spare answers within 250 ms of kill -9: $([ "$warm" -le 250 ] && echo true || echo false)" \
-  "(median $warm ms)"
-echo "verdict: a promoted spare replaces a worker faster than a new JVM: $([ "$warm" -lt "$cold" ] && echo true || echo false)" \
-  "($cold -> $warm ms)"
+verdict "a warm spare answers within 250 ms of kill -9 (median $warm ms)" "$(truth holds "$warm" '<=' 250)"
+verdict "a promoted spare replaces a worker faster than a new JVM ($cold -> $warm ms)" "$(truth holds "$warm" '<' "$cold")"

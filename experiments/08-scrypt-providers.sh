@@ -9,11 +9,8 @@
 #     heavy requests, without an error other than 503 and without an OutOfMemoryError.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source experiments/lib.sh
-source experiments/lib/stats.sh
+source experiments/lib/init.sh
 
-NAME=08-scrypt-providers
-OUT=experiments/results/$NAME
 ROUNDS=${ROUNDS:-3}
 CORES=$(nproc)
 PROVIDERS=(reuse bouncycastle conscrypt)
@@ -23,12 +20,9 @@ WRK_SECONDS=${WRK_SECONDS:-10}
 read -r -a HEAPS <<< "${HEAPS:-64 96 128 256}"
 BURST=${BURST:-200}
 PARTS=${PARTS:-abc}    # any of a, b, c
-mkdir -p "$OUT"
-build_once
-command -v wrk > /dev/null || { echo "wrk is needed (apt-get install wrk)" >&2; exit 1; }
+require_tools wrk jq
 HAVE_NODE=false; command -v node > /dev/null && HAVE_NODE=true
-
-print_header "$NAME"
+begin_experiment 08-scrypt-providers
 echo "cores:   nproc = $CORES"
 echo "(a)      derive --threads $CORES --count $((2 * CORES)) --single 3 (alone, then on a pool of cores), per provider, $ROUNDS rounds"
 echo "(b)      $HEAVY_CLIENTS closed-loop clients on /member/verify-pooled + wrk -t2 -c50 -d${WRK_SECONDS}s --latency /books,"
@@ -37,52 +31,39 @@ echo "         Node.js peer ($($HAVE_NODE && node --version || echo 'no node: sk
 echo "         the servers with -Xlog:gc (G1's pauses; ZGC's are not 'Pause' lines); nothing pinned"
 echo "(c)      -Xmx ${HEAPS[*]} MiB, default settings: $CORES looping heavy clients + wrk /books for ${WRK_SECONDS}s, then"
 echo "         $BURST concurrent heavy requests"
-echo "output:  $OUT"
 echo
 
-LOAD_PIDS=()
-stop_loads() {
-    local pid
-    for pid in "${LOAD_PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
-    LOAD_PIDS=()
-}
-trap 'stop_loads; stop_servers' EXIT
-
-# wrk prints latencies as 850.00us, 12.34ms or 1.20s: to milliseconds.
-to_ms() { awk '{ v = $1; if (v ~ /us$/) { sub(/us$/, "", v); v /= 1000 } else if (v ~ /ms$/) { sub(/ms$/, "", v) } else if (v ~ /s$/) { sub(/s$/, "", v); v *= 1000 } printf "%.2f\n", v }'; }
 # gc_pauses LOG FROM_S TO_S: count, total ms and longest ms of the pauses logged between JVM uptime FROM_S and TO_S.
 gc_pauses() {
-    awk -v from="$2" -v to="$3" '/Pause/ && $NF ~ /ms$/ {
-            t = $1; sub(/^\[/, "", t); sub(/s\].*/, "", t); p = $NF; sub(/ms$/, "", p)
-            if (t + 0 >= from && t + 0 <= to) { n++; sum += p; if (p + 0 > max) max = p + 0 } }
-        END { printf "%d %.0f %.1f\n", n, sum, max }' "$1"
+  awk -v from="$2" -v to="$3" '/Pause/ && $NF ~ /ms$/ {
+      t = $1; sub(/^\[/, "", t); sub(/s\].*/, "", t); p = $NF; sub(/ms$/, "", p)
+      if (t + 0 >= from && t + 0 <= to) { n++; sum += p; if (p + 0 > max) max = p + 0 } }
+    END { printf "%d %.0f %.1f\n", n, sum, max }' "$1"
 }
 uptime_s() { ps -o etimes= -p "$1" | tr -d ' '; }
-json_num() { sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"; }
-json_field() { grep -o "\"$2\" : [0-9.Ee+-]*" "$1" | awk '{ print $3 + 0 }'; }
 
 declare -A EFF CPUEFF CPU_MS ALLOC P99 PAUSES
 if [[ $PARTS == *a* ]]; then
 echo "--- (a) derivations per second, no server ---"
 for round in $(seq 1 "$ROUNDS"); do
-    for provider in "${PROVIDERS[@]}"; do
-        loan_runtime derive --scrypt "$provider" --threads "$CORES" --count $((2 * CORES)) --single 3 \
-            --json "$OUT/derive-$provider-$round.json" > "$OUT/derive-$provider-$round.txt"
-        sed 's/^/  /' "$OUT/derive-$provider-$round.txt"
-    done
+  for provider in "${PROVIDERS[@]}"; do
+    loan_runtime derive --scrypt "$provider" --threads "$CORES" --count $((2 * CORES)) --single 3 \
+      --json "$OUT/derive-$provider-$round.json" > "$OUT/derive-$provider-$round.txt"
+    sed 's/^/  /' "$OUT/derive-$provider-$round.txt"
+  done
 done
 echo
 printf '%-13s %10s %8s %12s %13s %10s %10s %8s %10s\n' provider single-ms cpu-ms alloc-bytes "pool-deriv/s" ideal efficiency cpu-eff pool-GCs
 for provider in "${PROVIDERS[@]}"; do
-    files=("$OUT"/derive-"$provider"-*.json)
-    col() { for f in "${files[@]}"; do json_field "$f" "$1"; done | median; }
-    single=$(col singleMedianMs); cpu=$(col singleCpuMedianMs); alloc=$(col singleAllocatedBytes)
-    rate=$(col poolRate); eff=$(col efficiency); cpueff=$(col cpuEfficiency); gcs=$(col gcCollections)
-    ideal=$(awk -v c="$CORES" -v s="$single" 'BEGIN { printf "%.3f", c * 1000 / s }')
-    EFF[$provider]=$(printf '%.2f' "$eff"); CPUEFF[$provider]=$(printf '%.2f' "$cpueff")
-    CPU_MS[$provider]=$(printf '%.0f' "$cpu"); ALLOC[$provider]=$(printf '%.0f' "$alloc")
-    printf '%-13s %10.0f %8.0f %12.0f %13.3f %10s %10.2f %8.2f %10.0f\n' "$provider" "$single" "$cpu" "$alloc" "$rate" \
-        "$ideal" "$eff" "$cpueff" "$gcs"
+  files=("$OUT"/derive-"$provider"-*.json)
+  col() { for f in "${files[@]}"; do json_get "$f" ".$1"; done | median; }
+  single=$(col singleMedianMs); cpu=$(col singleCpuMedianMs); alloc=$(col singleAllocatedBytes)
+  rate=$(col poolRate); eff=$(col efficiency); cpueff=$(col cpuEfficiency); gcs=$(col gcCollections)
+  ideal=$(awk -v c="$CORES" -v s="$single" 'BEGIN { printf "%.3f", c * 1000 / s }')
+  EFF[$provider]=$(printf '%.2f' "$eff"); CPUEFF[$provider]=$(printf '%.2f' "$cpueff")
+  CPU_MS[$provider]=$(printf '%.0f' "$cpu"); ALLOC[$provider]=$(printf '%.0f' "$alloc")
+  printf '%-13s %10.0f %8.0f %12.0f %13.3f %10s %10.2f %8.2f %10.0f\n' "$provider" "$single" "$cpu" "$alloc" "$rate" \
+    "$ideal" "$eff" "$cpueff" "$gcs"
 done
 echo "(medians of $ROUNDS rounds; alloc-bytes: allocated by the deriving thread during one derivation alone;"
 echo " ideal = cores x 1000 / single-ms; efficiency = pool rate / ideal; pool-GCs: collections during the pool phase)"
@@ -92,68 +73,65 @@ fi
 if [[ $PARTS == *b* ]]; then
 echo "--- (b) /books beside a saturated crypto pool ---"
 run_case() {    # run_case LABEL ROUND PROVIDER POOL HEAVY_CLIENTS [JVM_OPTION]; PROVIDER node: the Node.js peer
-    local label=$1 round=$2 provider=$3 pool=$4 heavy=$5 jvm=${6:-} base="$OUT/$1-$2"
-    if [ "$provider" = node ]; then
-        node experiments/peers/loan-peer.js --port 0 > "$base.server.log" 2>&1 &
-        SERVER_PID=$!; SERVER_PIDS+=("$SERVER_PID")
-        until grep -qs 'address=http://' "$base.server.log"; do sleep 0.1; done
-        SERVER_URL=$(grep -o 'address=http://[^ ]*' "$base.server.log" | cut -d= -f2)
-    else
-        JAVA_TOOL_OPTIONS="-Xlog:gc:file=$base.gc.log $jvm" start_server "$base.server.log" --scrypt "$provider" \
-            --crypto-threads "$pool"
-    fi
-    if [ "$heavy" -gt 0 ]; then
-        # java itself in the background (not a function's subshell), so that its PID is the one stopped
-        "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /member/verify-pooled --concurrency "$heavy" \
-            --duration $((WRK_SECONDS + 8))s --timeout 120s > "$base.heavy.txt" 2>&1 &
-        LOAD_PIDS+=($!)
-        # until the pool is busy: the first derivations are running
-        local deadline=$((SECONDS + 30))
-        until curl -fs "$SERVER_URL/runtime" | grep -q '"derivationsRunning":[1-9]'; do
-            [ $SECONDS -lt $deadline ] || break
-            sleep 0.2
-        done
-        sleep 2   # past the first derivations' JIT warm-up
-    fi
-    wrk -t2 -c50 -d2s "$SERVER_URL/books" > /dev/null   # the light route's JIT, under the same load
-    local from; from=$(uptime_s "$SERVER_PID")
-    wrk -t2 -c50 -d"${WRK_SECONDS}s" --latency "$SERVER_URL/books" > "$base.wrk.txt"
-    local to; to=$(($(uptime_s "$SERVER_PID") + 1))
-    stop_loads
-    stop_server "$SERVER_PID"
-    local p50 p99 max rps gc="- - -"
-    p50=$(awk '$1 == "50%" { print $2 }' "$base.wrk.txt" | to_ms)
-    p99=$(awk '$1 == "99%" { print $2 }' "$base.wrk.txt" | to_ms)
-    max=$(awk '$1 == "Latency" { print $4; exit }' "$base.wrk.txt" | to_ms)
-    rps=$(awk '$1 == "Requests/sec:" { print $2 }' "$base.wrk.txt")
-    [ "$provider" = node ] || gc=$(gc_pauses "$base.gc.log" "$from" "$to")
-    echo "$label $round $p50 $p99 $max $rps $gc" >> "$OUT/books.txt"
-    printf '  round %d %-24s p50 %8.2f ms  p99 %8.2f ms  max %8.2f ms  %8.0f req/s  gc pauses %s\n' \
-        "$round" "$label" "$p50" "$p99" "$max" "$rps" \
-        "$(awk '{ if ($1 == "-") print "-"; else printf "%d, %s ms in all, longest %s ms", $1, $2, $3 }' <<< "$gc")"
+  local label=$1 round=$2 provider=$3 pool=$4 heavy=$5 base="$OUT/$1-$2" jvm=() heavy_pid=""
+  if [ "$provider" = node ]; then
+    start_peer node "$base.server.log"
+  else
+    jvm=(--jvm "-Xlog:gc:file=$base.gc.log")
+    [ -z "${6:-}" ] || jvm+=(--jvm "$6")
+    start_server "$base.server.log" "${jvm[@]}" --scrypt "$provider" --crypto-threads "$pool"
+  fi
+  if [ "$heavy" -gt 0 ]; then
+    start_bg "$base.heavy.txt" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /member/verify-pooled \
+      --concurrency "$heavy" --duration $((WRK_SECONDS + 8))s --timeout 120s
+    heavy_pid=$BG_PID
+    # until the pool is busy: the first derivations are running
+    local deadline=$((SECONDS + 30))
+    until curl -fs "$SERVER_URL/runtime" | grep -q '"derivationsRunning":[1-9]'; do
+      [ $SECONDS -lt $deadline ] || break
+      sleep 0.2
+    done
+    sleep 2   # past the first derivations' JIT warm-up
+  fi
+  wrk -t2 -c50 -d2s "$SERVER_URL/books" > /dev/null   # the light route's JIT, under the same load
+  local from; from=$(uptime_s "$SERVER_PID")
+  wrk -t2 -c50 -d"${WRK_SECONDS}s" --latency "$SERVER_URL/books" > "$base.wrk.txt"
+  local to; to=$(($(uptime_s "$SERVER_PID") + 1))
+  [ -z "$heavy_pid" ] || stop_pid "$heavy_pid"
+  stop_server "$SERVER_PID"
+  local p50 p99 max rps gc="- - -"
+  p50=$(wrk_ms "$base.wrk.txt" 50%)
+  p99=$(wrk_ms "$base.wrk.txt" 99%)
+  max=$(wrk_ms "$base.wrk.txt" max)
+  rps=$(wrk_rate "$base.wrk.txt")
+  [ "$provider" = node ] || gc=$(gc_pauses "$base.gc.log" "$from" "$to")
+  echo "$label $round $p50 $p99 $max $rps $gc" >> "$OUT/books.txt"
+  printf '  round %d %-24s p50 %8.2f ms  p99 %8.2f ms  max %8.2f ms  %8.0f req/s  gc pauses %s\n' \
+    "$round" "$label" "$p50" "$p99" "$max" "$rps" \
+    "$(awk '{ if ($1 == "-") print "-"; else printf "%d, %s ms in all, longest %s ms", $1, $2, $3 }' <<< "$gc")"
 }
 : > "$OUT/books.txt"
 CASES=("idle reuse $CORES 0")
 for provider in "${PROVIDERS[@]}"; do
-    for pool in "${POOLS[@]}"; do CASES+=("$provider-pool$pool $provider $pool $HEAVY_CLIENTS"); done
+  for pool in "${POOLS[@]}"; do CASES+=("$provider-pool$pool $provider $pool $HEAVY_CLIENTS"); done
 done
 CASES+=("bouncycastle-pool$CORES-zgc bouncycastle $CORES $HEAVY_CLIENTS -XX:+UseZGC")
 $HAVE_NODE && CASES+=("node-peer node 4 $HEAVY_CLIENTS")
 for round in $(seq 1 "$ROUNDS"); do
-    for c in "${CASES[@]}"; do
-        read -r label provider pool heavy jvm <<< "$c"
-        run_case "$label" "$round" "$provider" "$pool" "$heavy" "$jvm"
-    done
+  for c in "${CASES[@]}"; do
+    read -r label provider pool heavy jvm <<< "$c"
+    run_case "$label" "$round" "$provider" "$pool" "$heavy" "$jvm"
+  done
 done
 echo
 printf '%-26s %10s %10s %10s %10s %10s %12s\n' case p50-ms p99-ms max-ms req/s gc-pauses gc-longest-ms
 for c in "${CASES[@]}"; do
-    read -r label _ <<< "$c"
-    col() { awk -v l="$label" -v n="$1" '$1 == l && $n != "-" { print $n }' "$OUT/books.txt" | median; }
-    P99[$label]=$(printf '%.1f' "$(col 4)")
-    PAUSES[$label]=$(col 7); PAUSES[$label]=${PAUSES[$label]:--}
-    printf '%-26s %10.2f %10.2f %10.2f %10.0f %10s %12s\n' "$label" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" \
-        "${PAUSES[$label]}" "$(col 9 || true)"
+  read -r label _ <<< "$c"
+  col() { awk -v l="$label" -v n="$1" '$1 == l && $n != "-" { print $n }' "$OUT/books.txt" | median; }
+  P99[$label]=$(printf '%.1f' "$(col 4)")
+  PAUSES[$label]=$(col 7); PAUSES[$label]=${PAUSES[$label]:--}
+  printf '%-26s %10.2f %10.2f %10.2f %10.0f %10s %12s\n' "$label" "$(col 3)" "$(col 4)" "$(col 5)" "$(col 6)" \
+    "${PAUSES[$label]}" "$(col 9 || true)"
 done
 echo "(medians of $ROUNDS rounds)"
 echo
@@ -164,36 +142,36 @@ if [[ $PARTS == *c* ]]; then
 echo "--- (c) the smallest heap for the default server ---"
 printf '%-7s %15s %10s %16s %10s %22s %8s %s\n' -Xmx max-derivations workspaces "heavy (looping)" books-p99 "burst of $BURST" OOM works
 for heap in "${HEAPS[@]}"; do
-    base="$OUT/heap-$heap"
-    JAVA_TOOL_OPTIONS="-Xmx${heap}m -Xlog:gc:file=$base.gc.log" start_server "$base.server.log"
-    "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /member/verify-pooled --concurrency "$CORES" \
-        --duration $((WRK_SECONDS + 4))s --timeout 120s > "$base.heavy.txt" 2>&1 &
-    LOAD_PIDS+=($!)
-    sleep 2
-    wrk -t2 -c50 -d"${WRK_SECONDS}s" --latency "$SERVER_URL/books" > "$base.wrk.txt" 2>&1 || true
-    wait "${LOAD_PIDS[@]}" 2>/dev/null || true; LOAD_PIDS=()
-    "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /member/verify-pooled --concurrency "$BURST" \
-        --requests "$BURST" --timeout 300s > "$base.burst.txt" 2>&1 || true
-    runtime=$(curl -s --max-time 5 "$SERVER_URL/runtime" || true)
-    alive=true; kill -0 "$SERVER_PID" 2>/dev/null || alive=false
-    stop_server "$SERVER_PID"
-    heavy_errors=$(awk '$1 == "errors" { $1 = ""; print substr($0, 2) }' "$base.heavy.txt")
-    heavy_ok=$(awk '$1 == "requests" { print $4 - $6 }' "$base.heavy.txt" | tr -d ',)')
-    burst_errors=$(awk '$1 == "errors" { $1 = ""; print substr($0, 2) }' "$base.burst.txt")
-    books_p99=$(awk '$1 == "99%" { print $2 }' "$base.wrk.txt" | to_ms)
-    books_bad=$(grep -c 'Non-2xx\|Socket errors' "$base.wrk.txt" || true)
-    oom=$(grep -c 'OutOfMemoryError' "$base.server.log" || true)
-    # works: the looping clients got only answers, /books only 2xx, the burst only 200 or 503, no OutOfMemoryError,
-    # and the server still answered /runtime afterwards
-    works=false
-    if $alive && [ -n "$runtime" ] && [ "$heavy_errors" = none ] && [ "${books_bad:-0}" -eq 0 ] && [ "${oom:-0}" -eq 0 ] \
-        && [[ "$burst_errors" =~ ^(none|status\ 503=[0-9]+)$ ]]; then
-        works=true
-    fi
-    HEAP_OK[$heap]=$works
-    printf '%-7s %15s %10s %16s %10s %22s %8s %s\n' "${heap}m" "$(json_num derivationLimit <<< "$runtime")" \
-        "$(json_num scryptWorkspaces <<< "$runtime")" "${heavy_ok:-?} ok, $heavy_errors" "$books_p99" \
-        "$burst_errors" "$oom" "$works"
+  base="$OUT/heap-$heap"
+  start_server "$base.server.log" --jvm "-Xmx${heap}m" --jvm "-Xlog:gc:file=$base.gc.log"
+  start_bg "$base.heavy.txt" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /member/verify-pooled \
+    --concurrency "$CORES" --duration $((WRK_SECONDS + 4))s --timeout 120s
+  heavy_pid=$BG_PID
+  sleep 2
+  wrk -t2 -c50 -d"${WRK_SECONDS}s" --latency "$SERVER_URL/books" > "$base.wrk.txt" 2>&1 || true
+  wait_pid "$heavy_pid" || true
+  "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /member/verify-pooled --concurrency "$BURST" \
+    --requests "$BURST" --timeout 300s > "$base.burst.txt" 2>&1 || true
+  runtime=$(curl -s --max-time 5 "$SERVER_URL/runtime" || true)
+  alive=true; kill -0 "$SERVER_PID" 2>/dev/null || alive=false
+  stop_server "$SERVER_PID"
+  heavy_errors=$(awk '$1 == "errors" { $1 = ""; print substr($0, 2) }' "$base.heavy.txt")
+  heavy_ok=$(awk '$1 == "requests" { print $4 - $6 }' "$base.heavy.txt" | tr -d ',)')
+  burst_errors=$(awk '$1 == "errors" { $1 = ""; print substr($0, 2) }' "$base.burst.txt")
+  books_p99=$(wrk_ms "$base.wrk.txt" 99%)
+  books_bad=$(grep -c 'Non-2xx\|Socket errors' "$base.wrk.txt" || true)
+  oom=$(grep -c 'OutOfMemoryError' "$base.server.log" || true)
+  # works: the looping clients got only answers, /books only 2xx, the burst only 200 or 503, no OutOfMemoryError,
+  # and the server still answered /runtime afterwards
+  works=false
+  if $alive && [ -n "$runtime" ] && [ "$heavy_errors" = none ] && [ "${books_bad:-0}" -eq 0 ] && [ "${oom:-0}" -eq 0 ] \
+    && [[ "$burst_errors" =~ ^(none|status\ 503=[0-9]+)$ ]]; then
+    works=true
+  fi
+  HEAP_OK[$heap]=$works
+  printf '%-7s %15s %10s %16s %10s %22s %8s %s\n' "${heap}m" "$(json_num derivationLimit <<< "$runtime")" \
+    "$(json_num scryptWorkspaces <<< "$runtime")" "${heavy_ok:-?} ok, $heavy_errors" "$books_p99" \
+    "$burst_errors" "$oom" "$works"
 done
 echo "(works: the looping clients' requests all answered 200, /books all 2xx, the burst only 200 or 503, no"
 echo " OutOfMemoryError, and /runtime answered afterwards)"
@@ -201,38 +179,38 @@ echo
 fi
 
 if [[ $PARTS == *a* ]]; then
-    verdict "reuse: one derivation allocates under 64 KiB (${ALLOC[reuse]} bytes; bouncycastle ${ALLOC[bouncycastle]})" \
-        "$(holds "${ALLOC[reuse]}" '<' 65536 && echo true || echo false)"
-    verdict "reuse: one derivation takes less CPU than bouncycastle's (${CPU_MS[reuse]} vs ${CPU_MS[bouncycastle]} ms)" \
-        "$(holds "${CPU_MS[reuse]}" '<' "${CPU_MS[bouncycastle]}" && echo true || echo false)"
-    for provider in "${PROVIDERS[@]}"; do
-        verdict "$provider: a pool of $CORES (= cores) derives >= 0.9 x cores x the single rate (efficiency ${EFF[$provider]})" \
-            "$(holds "${EFF[$provider]}" '>=' 0.9 && echo true || echo false)"
-        verdict "$provider: side by side, a derivation costs <= 1/0.9 of its CPU alone (cpu efficiency ${CPUEFF[$provider]})" \
-            "$(holds "${CPUEFF[$provider]}" '>=' 0.9 && echo true || echo false)"
-    done
+  verdict "reuse: one derivation allocates under 64 KiB (${ALLOC[reuse]} bytes; bouncycastle ${ALLOC[bouncycastle]})" \
+    "$(truth holds "${ALLOC[reuse]}" '<' 65536)"
+  verdict "reuse: one derivation takes less CPU than bouncycastle's (${CPU_MS[reuse]} vs ${CPU_MS[bouncycastle]} ms)" \
+    "$(truth holds "${CPU_MS[reuse]}" '<' "${CPU_MS[bouncycastle]}")"
+  for provider in "${PROVIDERS[@]}"; do
+    verdict "$provider: a pool of $CORES (= cores) derives >= 0.9 x cores x the single rate (efficiency ${EFF[$provider]})" \
+      "$(truth holds "${EFF[$provider]}" '>=' 0.9)"
+    verdict "$provider: side by side, a derivation costs <= 1/0.9 of its CPU alone (cpu efficiency ${CPUEFF[$provider]})" \
+      "$(truth holds "${CPUEFF[$provider]}" '>=' 0.9)"
+  done
 fi
 if [[ $PARTS == *b* ]]; then
-    verdict "/books p99 beside heavy work: reuse pool $CORES (${P99[reuse-pool$CORES]} ms) < bouncycastle pool $CORES (${P99[bouncycastle-pool$CORES]} ms)" \
-        "$(holds "${P99[reuse-pool$CORES]}" '<' "${P99[bouncycastle-pool$CORES]}" && echo true || echo false)"
-    verdict "GC pauses beside heavy work: reuse pool $CORES (${PAUSES[reuse-pool$CORES]}) < bouncycastle pool $CORES (${PAUSES[bouncycastle-pool$CORES]})" \
-        "$(holds "${PAUSES[reuse-pool$CORES]}" '<' "${PAUSES[bouncycastle-pool$CORES]}" && echo true || echo false)"
-    for provider in "${PROVIDERS[@]}"; do
-        verdict "/books p99 beside heavy work: $provider pool $CORES (${P99[$provider-pool$CORES]} ms) <= pool 4 (${P99[$provider-pool4]} ms)" \
-            "$(holds "${P99[$provider-pool$CORES]}" '<=' "${P99[$provider-pool4]}" && echo true || echo false)"
-    done
-    verdict "/books p99 beside heavy work: bouncycastle pool $CORES with ZGC (${P99[bouncycastle-pool$CORES-zgc]} ms) < with G1 (${P99[bouncycastle-pool$CORES]} ms)" \
-        "$(holds "${P99[bouncycastle-pool$CORES-zgc]}" '<' "${P99[bouncycastle-pool$CORES]}" && echo true || echo false)"
-    if $HAVE_NODE; then
-        verdict "/books p99 beside heavy work, unpinned: reuse pool $CORES (${P99[reuse-pool$CORES]} ms) <= the Node.js peer (${P99[node-peer]} ms)" \
-            "$(holds "${P99[reuse-pool$CORES]}" '<=' "${P99[node-peer]}" && echo true || echo false)"
-    fi
+  verdict "/books p99 beside heavy work: reuse pool $CORES (${P99[reuse-pool$CORES]} ms) < bouncycastle pool $CORES (${P99[bouncycastle-pool$CORES]} ms)" \
+    "$(truth holds "${P99[reuse-pool$CORES]}" '<' "${P99[bouncycastle-pool$CORES]}")"
+  verdict "GC pauses beside heavy work: reuse pool $CORES (${PAUSES[reuse-pool$CORES]}) < bouncycastle pool $CORES (${PAUSES[bouncycastle-pool$CORES]})" \
+    "$(truth holds "${PAUSES[reuse-pool$CORES]}" '<' "${PAUSES[bouncycastle-pool$CORES]}")"
+  for provider in "${PROVIDERS[@]}"; do
+    verdict "/books p99 beside heavy work: $provider pool $CORES (${P99[$provider-pool$CORES]} ms) <= pool 4 (${P99[$provider-pool4]} ms)" \
+      "$(truth holds "${P99[$provider-pool$CORES]}" '<=' "${P99[$provider-pool4]}")"
+  done
+  verdict "/books p99 beside heavy work: bouncycastle pool $CORES with ZGC (${P99[bouncycastle-pool$CORES-zgc]} ms) < with G1 (${P99[bouncycastle-pool$CORES]} ms)" \
+    "$(truth holds "${P99[bouncycastle-pool$CORES-zgc]}" '<' "${P99[bouncycastle-pool$CORES]}")"
+  if $HAVE_NODE; then
+    verdict "/books p99 beside heavy work, unpinned: reuse pool $CORES (${P99[reuse-pool$CORES]} ms) <= the Node.js peer (${P99[node-peer]} ms)" \
+      "$(truth holds "${P99[reuse-pool$CORES]}" '<=' "${P99[node-peer]}")"
+  fi
 fi
 if [[ $PARTS == *c* ]]; then
-    smallest=-
-    for heap in "${HEAPS[@]}"; do
-        if ${HEAP_OK[$heap]}; then smallest=$heap; break; fi
-    done
-    verdict "the smallest -Xmx that works for the default server: ${smallest} MiB; -Xmx256m works" \
-        "$( [ "${HEAP_OK[256]:-false}" = true ] && echo true || echo false)"
+  smallest=-
+  for heap in "${HEAPS[@]}"; do
+    if ${HEAP_OK[$heap]}; then smallest=$heap; break; fi
+  done
+  verdict "the smallest -Xmx that works for the default server: ${smallest} MiB; -Xmx256m works" \
+    "${HEAP_OK[256]:-false}"
 fi

@@ -11,10 +11,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code chart}: draws a PNG from the JSON files that {@code probe --json} and {@code load --json} wrote. */
+/**
+ * {@code chart}: draws a PNG from the JSON files that {@code probe --json} and {@code load --json} wrote, or from the
+ * bar data ({@link BarData}) that an experiment script wrote. Runs on the caller's thread; blocks on file I/O.
+ */
 @Command(name = "chart", mixinStandardHelpOptions = true,
          description = "Draw a PNG chart (headless) from measurement JSON files.",
-         subcommands = {ChartCommand.Timeline.class, ChartCommand.Scaling.class, ChartCommand.Cdf.class})
+         subcommands = {ChartCommand.Timeline.class, ChartCommand.Scaling.class, ChartCommand.Cdf.class,
+                        ChartCommand.Bars.class})
 public final class ChartCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -22,7 +26,7 @@ public final class ChartCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "Missing subcommand: expected one of timeline, scaling, cdf");
+                "Missing subcommand: expected one of timeline, scaling, cdf, bars");
     }
 
     @Command(name = "timeline", mixinStandardHelpOptions = true,
@@ -110,6 +114,36 @@ public final class ChartCommand implements Runnable {
                 curves.add(new Charts.Curve(label(report, file), points.toArray(double[][]::new)));
             }
             Charts.cdf(out, title, curves, log);
+            System.out.println("chart " + out);
+            return 0;
+        }
+    }
+
+    @Command(name = "bars", mixinStandardHelpOptions = true,
+             description = {"Bars by category from a JSON file of the form {\"categories\": [\"a\", \"b\"], "
+                     + "\"series\": [{\"label\": \"s\", \"values\": [1, 2]}]}: one colour per series, side by side "
+                     + "(or stacked), each bar labelled with its value.",
+                     "--mark draws a horizontal line (e.g. at an even share)."})
+    static final class Bars implements Callable<Integer> {
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Counts", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT", description = "Category axis label.") String xLabel;
+        @Option(names = "--y-label", defaultValue = "count", paramLabel = "TEXT", description = "Value axis label, with its unit.") String yLabel;
+        @Option(names = "--stacked", description = "Stack the series' bars instead of placing them side by side.") boolean stacked;
+        @Option(names = "--mark", paramLabel = "Y", description = "Draw a horizontal line at Y.") Double mark;
+        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
+        @Parameters(paramLabel = "BARS_JSON") Path file;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            BarData data;
+            try {
+                data = BarData.of(Results.read(file), file);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+            Charts.bars(out, title, xLabel, yLabel, data, stacked, mark, markLabel);
             System.out.println("chart " + out);
             return 0;
         }

@@ -13,18 +13,25 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.labels.StandardCategoryItemLabelGenerator;
+import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.CombinedRangeXYPlot;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.StackedBarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
 import org.jfree.data.xy.XYIntervalSeries;
 import org.jfree.data.xy.XYIntervalSeriesCollection;
 import org.jfree.data.xy.XYSeries;
@@ -39,6 +46,9 @@ final class Charts {
     static final Color LIGHT = new Color(0x2E, 0x6F, 0xB7);
     private static final Color[] SERIES = {LIGHT, HEAVY, new Color(0x3A, 0x9A, 0x4B), new Color(0x8E, 0x5B, 0xB5)};
     private static final Font AXIS = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+    /** The size of every chart but the timeline (whose height grows with its lanes), in pixels. */
+    static final int WIDTH = 900;
+    static final int HEIGHT = 560;
 
     static {
         // Before the first AWT class loads: charts are drawn on servers and in CI, without a display.
@@ -115,17 +125,56 @@ final class Charts {
         lines.setSeriesStroke(0, new BasicStroke(2.5f));
         XYPlot plot = new XYPlot(new XYSeriesCollection(series), x, y, lines);
         if (markX != null) {
-            ValueMarker marker = new ValueMarker(markX, HEAVY, new BasicStroke(2f, BasicStroke.CAP_BUTT,
-                    BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f));
-            marker.setLabel(markLabel);
-            marker.setLabelFont(AXIS);
-            marker.setLabelPaint(HEAVY);
-            marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
-            marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
-            marker.setLabelBackgroundColor(Color.WHITE);
-            plot.addDomainMarker(marker);
+            plot.addDomainMarker(mark(markX, markLabel, RectangleAnchor.TOP_RIGHT, TextAnchor.TOP_LEFT));
         }
-        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), 900, 560);
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), WIDTH, HEIGHT);
+    }
+
+    /**
+     * Bars by category, one colour per series, side by side or stacked, each labelled with its value; an optional
+     * horizontal line at {@code markY} (e.g. the count every worker would have if the load were even).
+     */
+    static void bars(Path out, String title, String xLabel, String yLabel, BarData data, boolean stacked,
+                     Double markY, String markLabel) {
+        DefaultCategoryDataset dataset = new DefaultCategoryDataset();
+        for (BarData.Series s : data.series()) {
+            for (int i = 0; i < data.categories().size(); i++) {
+                dataset.addValue(s.values().get(i), s.label(), data.categories().get(i));
+            }
+        }
+        BarRenderer renderer = stacked ? new StackedBarRenderer() : new BarRenderer();
+        renderer.setBarPainter(new StandardBarPainter());
+        renderer.setShadowVisible(false);
+        renderer.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator());
+        renderer.setDefaultItemLabelsVisible(true);
+        for (int i = 0; i < data.series().size(); i++) {
+            renderer.setSeriesPaint(i, SERIES[i % SERIES.length]);
+        }
+        CategoryAxis x = new CategoryAxis(xLabel);
+        x.setLabelFont(AXIS);
+        NumberAxis y = new NumberAxis(yLabel);
+        y.setLabelFont(AXIS);
+        y.setUpperMargin(0.12); // room for the value labels above the tallest bar
+        CategoryPlot plot = new CategoryPlot(dataset, x, y, renderer);
+        if (markY != null) {
+            plot.addRangeMarker(mark(markY, markLabel, RectangleAnchor.TOP_LEFT, TextAnchor.BOTTOM_LEFT));
+            // the automatic range covers the bars only: a mark above them would be drawn off the chart
+            y.setUpperBound(Math.max(y.getUpperBound(), markY * 1.1));
+        }
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), WIDTH, HEIGHT);
+    }
+
+    /** A dashed line at {@code at} in the heavy colour, its label placed by the anchors. */
+    private static ValueMarker mark(double at, String label, RectangleAnchor anchor, TextAnchor textAnchor) {
+        ValueMarker marker = new ValueMarker(at, HEAVY, new BasicStroke(2f, BasicStroke.CAP_BUTT,
+                BasicStroke.JOIN_MITER, 1f, new float[] {6f, 4f}, 0f));
+        marker.setLabel(label);
+        marker.setLabelFont(AXIS);
+        marker.setLabelPaint(HEAVY);
+        marker.setLabelAnchor(anchor);
+        marker.setLabelTextAnchor(textAnchor);
+        marker.setLabelBackgroundColor(Color.WHITE);
+        return marker;
     }
 
     /** Cumulative latency distributions: for each run, the percentage of requests answered within x ms. */
@@ -152,7 +201,8 @@ final class Charts {
             lines.setSeriesPaint(i, SERIES[i % SERIES.length]);
             lines.setSeriesStroke(i, new BasicStroke(2.5f));
         }
-        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, new XYPlot(data, x, y, lines), true), 900, 560);
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, new XYPlot(data, x, y, lines), true), WIDTH,
+                HEIGHT);
     }
 
     private static void save(Path out, JFreeChart chart, int width, int height) {

@@ -1,0 +1,115 @@
+# shellcheck shell=bash
+# Figure 2 of experiments/bench.sh (sourced by it): /books beside heavy work. One looping /member/verify-pooled
+# client per core keeps the crypto pool saturated while wrk -t1 -c10 --latency measures /books (and, pinned only,
+# an open-loop `load --rate`, whose p99 is corrected for coordinated omission).
+# Pinned (the targets): the servers on CPU 0, the clients on CPU 1. Unpinned (as a user first tries it, every process
+# on every core): the same for the default settings, and without the heavy stream (idle): on two cores, wrk and a
+# server with two carriers are three busy threads, while wrk and Node.js's one event loop are two, so the unpinned
+# p99 starts from there.
+# The light route is warmed up under the heavy stream, after the first derivations: that also lets the first young
+# collections pass, which with the one-CPU JVM's Serial collector copy each new scrypt workspace once into the old
+# generation (G1, with two or more CPUs, allocates it there at once).
+# Figures heavy_books_*; targets "2 /books req/s, pool saturated" (>= 1 x Node.js), "2 /books p99 ms" (<= 1 x).
+
+section "2. /books beside heavy work: the crypto pool kept saturated by /member/verify-pooled clients"
+
+# await_pool URL CLIENTS: waits (120 s at most) until /runtime reports as many derivations running as the clients can
+# keep busy: CLIENTS, or fewer when the server's pool is smaller (a JVM confined to one CPU has one crypto thread by
+# default). The project calls its pool size cryptoThreads, the Node.js peer threadpool (libuv's).
+await_pool() {
+  local deadline=$((SECONDS + 120)) running runtime size want
+  while :; do
+    runtime=$(curl -s --max-time 2 "$1/runtime")
+    running=$(json_num derivationsRunning <<< "$runtime")
+    size=$(json_num cryptoThreads <<< "$runtime"); [ -n "$size" ] || size=$(json_num threadpool <<< "$runtime")
+    want=$2
+    if [ -n "$size" ] && [ "$size" -lt "$want" ]; then want=$size; fi
+    if [ -n "$running" ] && [ "$running" -ge "$want" ]; then return 0; fi
+    if [ $SECONDS -ge $deadline ]; then echo "pool not saturated after 120 s (running: ${running:-?})"; return 0; fi
+    sleep 0.05
+  done
+}
+
+# wrk_runs NAME URL [WRK_OPTION...]: a warm-up, then REPS timed runs, on CLIENT_CPU; files $OUT/NAME.N.wrk.
+wrk_runs() {
+  local name=$1 url=$2 i
+  shift 2
+  "${CLIENT_CPU[@]}" wrk -d"${WARM_S}s" "$@" "$url" > "$OUT/$name.warmup.wrk" 2>&1 || true
+  for i in $(seq "$REPS"); do
+    "${CLIENT_CPU[@]}" wrk -d"${DUR_S}s" "$@" "$url" > "$OUT/$name.$i.wrk" 2>&1 || true
+  done
+}
+
+heavy_kinds=(project project-conscrypt)
+if $HAVE_NODE; then heavy_kinds+=(node); else skip "the Node.js peer (no node)"; fi
+if $CAN_PIN; then
+  heavy_kinds+=(project-unpinned project-idle-unpinned)
+  if $HAVE_NODE; then heavy_kinds+=(node-unpinned node-idle-unpinned); fi
+fi
+declare -A heavy_rate heavy_p99 heavy_co_p99
+for kind in "${heavy_kinds[@]}"; do
+  heavy_rate[$kind]=-; heavy_p99[$kind]=-; heavy_co_p99[$kind]=-
+  if [[ $kind == *-unpinned ]]; then unpinned; else pinned; fi
+  case $kind in
+    project-conscrypt) server "$OUT/2-$kind.server.log" --scrypt conscrypt ;;
+    project*) server "$OUT/2-$kind.server.log" ;;
+    node*) peer node "$OUT/2-$kind.server.log" ;;
+  esac
+  url=$SERVER_URL
+  heavy_server=$SERVER_PID
+  heavy_clients=""
+  if [[ $kind != *-idle-* ]]; then
+    start_bg "$OUT/2-$kind.heavy.txt" "${CLIENT_CPU[@]}" "$JAVA" -jar "$JAR" load --url "$url" \
+      --path /member/verify-pooled --concurrency "$CORES" --duration 3600s --timeout 600s
+    heavy_clients=$BG_PID
+    await_pool "$url" "$CORES"
+    echo "$kind: crypto pool busy with $CORES looping /member/verify-pooled clients" \
+       "($(curl -s "$url/runtime" | json_num derivationsRunning) derivations running)"
+  fi
+  if $HAVE_WRK; then
+    # a longer warm-up than figure 1's: the first young collections must pass (see above)
+    WARM_S=$((WARM_S * 2)) wrk_runs "2-$kind" "$url/books" -t1 -c10 --latency
+    heavy_rate[$kind]=$(wrk_median "2-$kind" rate)
+    heavy_p99[$kind]=$(wrk_median "2-$kind" p99)
+    echo "$kind: wrk /books ${heavy_rate[$kind]} req/s, p99 ${heavy_p99[$kind]} ms (medians of $REPS)"
+  else
+    skip "wrk /books throughput and p99 (no wrk)"
+  fi
+  if [[ $kind != *-unpinned ]]; then
+    loan_load --url "$url" --path /books --rate "$RATE" --duration "${DUR_S}s" --warmup-requests "$RATE" \
+      --timeout 30s --json "$OUT/2-$kind.open-loop.json" > "$OUT/2-$kind.open-loop.txt" 2>&1 || true
+    heavy_co_p99[$kind]=$(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.json" .latencyMs.p99)")
+    echo "$kind: load --rate $RATE /books p50 $(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.json" .latencyMs.p50)") ms," \
+       "p99 ${heavy_co_p99[$kind]} ms (coordinated-omission corrected)," \
+       "errors $(load_errors "$OUT/2-$kind.open-loop.json")"
+  fi
+  # derivations are still running: a graceful stop would wait for them
+  [ -z "$heavy_clients" ] || stop_pid "$heavy_clients" KILL
+  stop_server "$heavy_server" KILL
+done
+unpinned
+
+for kind in project project-conscrypt node project-unpinned node-unpinned project-idle-unpinned node-idle-unpinned; do
+  key=${kind//-/_}
+  figure "heavy_books_rps_$key" "${heavy_rate[$kind]:--}"
+  figure "heavy_books_p99_ms_$key" "${heavy_p99[$kind]:--}"
+  [[ $kind == *-unpinned ]] || figure "heavy_books_open_loop_p99_ms_$key" "${heavy_co_p99[$kind]:--}"
+done
+r=$(calc 'a / b' "${heavy_p99[project-idle-unpinned]:--}" "${heavy_p99[node-idle-unpinned]:--}")
+row "2 /books p99 ms, idle (unpinned) (info)" "${heavy_p99[project-idle-unpinned]:--}" node \
+  "${heavy_p99[node-idle-unpinned]:--}" "$r" "-" "-"
+for kind in project project-conscrypt project-unpinned; do
+  [ -n "${heavy_rate[$kind]:-}" ] || continue   # unpinned runs only where pinning is possible
+  label=${kind#project}; label=${label:+ (${label#-})}
+  other=node; [ "$kind" = project-unpinned ] && other=node-unpinned
+  r=$(calc 'a / b' "${heavy_rate[$kind]}" "${heavy_rate[$other]:--}")
+  row "2 /books req/s, pool saturated$label" "${heavy_rate[$kind]}" node "${heavy_rate[$other]:--}" "$r" ">= 1" \
+    "$(met "$r" '>=' 1)"
+  r=$(calc 'a / b' "${heavy_p99[$kind]}" "${heavy_p99[$other]:--}")
+  row "2 /books p99 ms (wrk)$label" "${heavy_p99[$kind]}" node "${heavy_p99[$other]:--}" "$r" "<= 1" \
+    "$(met "$r" '<=' 1)"
+  [ "$kind" = project-unpinned ] && continue
+  r=$(calc 'a / b' "${heavy_co_p99[$kind]}" "${heavy_co_p99[$other]:--}")
+  row "2 /books p99 ms (load --rate $RATE)$label" "${heavy_co_p99[$kind]}" node "${heavy_co_p99[$other]:--}" "$r" \
+    "<= 1" "$(met "$r" '<=' 1)"
+done

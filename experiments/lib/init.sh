@@ -1,0 +1,111 @@
+# shellcheck shell=bash
+# The experiments' shell library. Every script under experiments/ (and .ci/run) sources this one file, from the
+# project root:
+#
+#     #!/usr/bin/env bash
+#     set -euo pipefail
+#     cd "$(dirname "$0")/.."
+#     source experiments/lib/init.sh
+#     begin_experiment 09-request-stages          # OUT=experiments/results/09-...: emptied; jar built; run header
+#     start_server "$OUT/server.log" --carriers 1  # SERVER_PID, SERVER_URL; stopped by PID at exit, however it ends
+#     loan_runtime probe --url "$SERVER_URL" --json "$OUT/probe.json" > "$OUT/probe.txt"
+#     ratio=$(json_get "$OUT/probe.json" '.summary.lightOverHeavy')
+#     verdict "light requests wait for the heavy one (light >= 0.8 x heavy)" "$(truth holds "$ratio" '>=' 0.8)"
+#
+# Sourcing it finds a JDK >= 21 (JAVA, JAVA_HOME, JAR) and sets the one EXIT trap, which empties the cleanup stack:
+# every process started through start_bg (so every start_* function) and every make_temp_dir directory is undone
+# when the script ends, normally, on an error under `set -e`, or on INT, TERM or HUP. Scripts never set an EXIT trap
+# of their own; they push what else must happen at exit with on_exit.
+#
+# Start processes from the script's own shell, never inside $(...): a command substitution is a subshell, and what
+# it pushes on the cleanup stack is lost with it. Each file's header and each function's comment say more.
+#
+# cleanup.sh  the cleanup stack and processes
+#   on_exit CMD...                 run CMD at exit (after everything pushed later)
+#   forget_on_exit CMD...          drop that entry again (its work is done)
+#   start_bg LOG CMD...            CMD in the background, output to LOG, stopped at exit; sets BG_PID
+#   stop_pid PID [SIG] [GRACE_S]   SIG (TERM), SIGKILL after GRACE_S (15), reap, drop from the stack
+#   stop_pids PID...               the same for several at once
+#   wait_pid PID                   wait for a child to exit by itself; returns its status
+#   is_running PID                 alive and not a zombie
+#   running_pids PID...            those of the PIDs that run
+#   make_temp_dir                  a temporary directory, removed at exit; sets TEMP_DIR
+#   await_line LOG REGEX PID [N] [TIMEOUT_S]   wait for N lines in LOG; exit with LOG's tail if PID dies first
+#   wait_until TIMEOUT_S CMD...    poll CMD every 0.1 s until it succeeds; status 1 at the deadline
+# java.sh     the JDK and the jar
+#   find_jdk                       the home of a JDK >= 21: JAVA_HOME, then the newest under /usr/lib/jvm
+#   use_jdk                        export JAVA_HOME=$(find_jdk), JAVA=$JAVA_HOME/bin/java (init.sh calls it)
+#   java_major JAVA                the feature version of a java binary (17, 21, 25)
+#   build_once                     mvn package when target/loan-runtime.jar is missing or older than the sources
+#   loan_runtime ARG...            java -jar target/loan-runtime.jar ARG...
+# servers.sh  servers, clusters, peers, Redis
+#   start_server LOG [--cpu C] [--jvm F]... OPTION...   `serve --port 0`; sets SERVER_PID, SERVER_URL
+#   start_peer bare|node LOG [--cpu C] [--jvm F]... [ENV=V]...   a peer of experiments/peers/, the same way
+#   stop_server PID [SIG]          stop a server: SIG (TERM), SIGKILL after 15 s
+#   start_cluster LOG [--jvm F]... OPTION...   `cluster`, up to "cluster ready"; sets PRIMARY, CLUSTER_LOG
+#   stop_cluster                   SIGTERM to the primary (SIGKILL after 30 s)
+#   worker_pids                    the primary's live workers (not the spares standing by)
+#   announced_workers LOG          every worker and spare pid a primary's log announced
+#   kill_logged_pids LOG           SIGKILL to every process of ours that LOG names as pid=N and still runs
+#   start_redis DIR                redis-server on a free port; sets REDIS_PID, REDIS_PORT, REDIS_URL
+#   redis_answers HOST PORT        status 0 when a Redis there answers PING
+# net.sh      ports and HTTP without a process
+#   free_port                      a port of 127.0.0.1 where nothing listens
+#   port_in_use PORT               status 0 when something listens there
+#   require_free_port PORT         exit 1, naming PORT, when something listens there
+#   http_get URL                   one GET through bash's /dev/tcp; sets HTTP_STATUS, HTTP_BODY
+#   json_num NAME                  N of "NAME":N in the compact JSON on stdin
+#   json_pid                       N of "pid":N in the JSON on stdin
+# timing.sh   start-up and replacement times
+#   now_ms                         wall-clock milliseconds, without a process
+#   first_answer_ms URL CMD...     start CMD, poll URL every 5 ms: ms to its first 200; CMD stopped after
+#   replacement_ms URL PID [PID]...   SIGKILL PID: ms until a pid not seen before answers URL
+# load.sh     curl clients, a new connection per request
+#   start_curl_load PREFIX N URL [MAX]   N curl loops on URL; status lines in PREFIX.1..N; sets LOAD_PIDS
+#   stop_curl_load                 stop them
+#   load_counts PREFIX             "ok failed"
+#   load_failures PREFIX           the failed requests by status and curl exit code, or "none"
+# numbers.sh  figures
+#   num VALUE                      status 0 when VALUE is a number
+#   calc 'EXPR of a b c' A [B [C]]   awk arithmetic, rounded for display; "-" when an input is missing
+#   fixed DECIMALS VALUE           VALUE with that many decimals; "-" when it is not a number
+#   holds A OP B                   status 0 when the awk comparison (A) OP (B) is true
+#   median                         the median of the numbers on stdin; "-" for none
+#   field FILE REGEX N             the Nth field of FILE's first line that matches REGEX
+#   json_get FILE FILTER           a jq FILTER over FILE, raw; "-" when missing or null
+# wrk.sh      wrk's text output
+#   wrk_rate FILE                  requests per second
+#   wrk_ms FILE 50%|90%|99%|max    a latency in ms (2 decimals; the percentiles need --latency)
+#   wrk_errors FILE                its socket-error and non-2xx lines, joined
+# report.sh   what every experiment prints
+#   begin_experiment NAME          OUT=experiments/results/NAME emptied, build_once, print_header
+#   print_header NAME              the run header: date, commit, machine, load, java, output
+#   require_tools TOOL...          exit 1 naming the first TOOL that is not installed
+#   verdict CLAIM RESULT           one line: "verdict: CLAIM ... RESULT" (true, false, or why not measured)
+#   truth CMD...                   "true" when CMD succeeds, else "false"
+
+if [ -z "${_LOAN_LIB_LOADED:-}" ]; then
+  _LOAN_LIB_LOADED=1
+  if [ "${BASH_VERSINFO[0]}" -lt 5 ]; then
+    echo "experiments/lib needs bash 5 or newer (this is $BASH_VERSION)" >&2
+    exit 1
+  fi
+  if [ ! -f experiments/lib/init.sh ]; then
+    echo "source experiments/lib/init.sh from the project root (cd \"\$(dirname \"\$0\")/..\" first)" >&2
+    exit 1
+  fi
+  source experiments/lib/cleanup.sh
+  source experiments/lib/java.sh
+  source experiments/lib/servers.sh
+  source experiments/lib/net.sh
+  source experiments/lib/timing.sh
+  source experiments/lib/load.sh
+  source experiments/lib/numbers.sh
+  source experiments/lib/wrk.sh
+  source experiments/lib/report.sh
+  trap _run_cleanup EXIT
+  trap 'exit 129' HUP
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  use_jdk
+fi

@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# Ports, and HTTP through bash's own /dev/tcp. Part of experiments/lib (source init.sh). Only 127.0.0.1 is used.
+
+# shellcheck disable=SC2034 # set by http_get, read by the scripts
+HTTP_STATUS=000 HTTP_BODY=""
+
+# port_in_use PORT: status 0 when something on 127.0.0.1 accepts a connection on PORT.
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# free_port: prints a port of 127.0.0.1 where nothing listens (connection refused), picked at random from
+# 20000-60000; status 1 when 50 tries found none. Free when asked: a port another process takes in the meantime
+# makes the server that wanted it fail to start, loudly.
+free_port() {
+  local port
+  for port in $(shuf -i 20000-60000 -n 50); do
+    if ! port_in_use "$port"; then
+      echo "$port"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# require_free_port PORT: exits with status 1, naming PORT, when something listens there (for scripts whose PORT
+# the user may set).
+require_free_port() {
+  if port_in_use "$1"; then
+    echo "port $1 is in use; set PORT to a free one" >&2
+    exit 1
+  fi
+}
+
+# json_num NAME: the integer N of "NAME":N in the compact JSON on stdin (a server's answer, e.g. /runtime's
+# "derivationsRunning"); nothing when there is none. For JSON files, json_get.
+json_num() {
+  sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p"
+}
+
+# json_pid: the pid in the JSON on stdin (the project's /status, /runtime and /loan answers).
+json_pid() {
+  json_num pid
+}
+
+# http_get URL: one GET of URL (http://HOST:PORT/PATH) on a new connection, within bash: no process is started, so
+# a poll costs microseconds, not the milliseconds of a fork (which would be measured along on a busy machine). Sets
+# HTTP_STATUS (000: no answer) and HTTP_BODY. Status 0 always.
+http_get() {
+  local rest=${1#http://} hostport path fd line len=0
+  hostport=${rest%%/*}
+  path=/${rest#*/}
+  HTTP_STATUS=000
+  HTTP_BODY=""
+  { exec {fd}<>"/dev/tcp/${hostport%:*}/${hostport##*:}"; } 2>/dev/null || return 0
+  { printf 'GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n' "$path" "$hostport" >&"$fd"; } 2>/dev/null || true
+  if read -r -t 5 -u "$fd" line 2>/dev/null; then
+    HTTP_STATUS=${line:9:3}
+    while read -r -t 5 -u "$fd" line 2>/dev/null && [ -n "${line%$'\r'}" ]; do
+      case "${line,,}" in content-length:*) len=${line//[!0-9]/} ;; esac
+    done
+    if [ "$len" -gt 0 ]; then
+      read -r -t 5 -N "$len" -u "$fd" HTTP_BODY 2>/dev/null || true
+    else
+      while read -r -t 5 -u "$fd" line 2>/dev/null && [ "${line%$'\r'}" != 0 ]; do HTTP_BODY+=$line; done
+    fi
+  fi
+  exec {fd}>&-
+}

@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# What every experiment prints: the run header first, one "verdict:" line per claim last. Part of experiments/lib
+# (source init.sh).
+
+# begin_experiment NAME: the start of an experiment: sets OUT=experiments/results/NAME and empties it (results of an
+# earlier run would mix with this one's), builds the jar when needed (build_once) and prints the run header.
+begin_experiment() {
+  if [[ ! $1 =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]]; then
+    echo "begin_experiment: '$1' is not a name for a results directory" >&2
+    exit 2
+  fi
+  OUT=experiments/results/$1
+  rm -rf "$OUT"
+  mkdir -p "$OUT"
+  build_once
+  print_header "$1"
+}
+
+# print_header NAME: the run header: what ran, when, at which commit, on which machine under which load, with which
+# java, and where its output goes (OUT). Every recorded output starts with it.
+print_header() {
+  local dirty=""
+  git diff --quiet HEAD -- src pom.xml experiments 2>/dev/null || dirty=" (with uncommitted changes)"
+  echo "== $1 =="
+  echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo ?)$dirty"
+  echo "machine: $(nproc) CPUs ($(uname -m)), $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)" \
+    "RAM, kernel $(uname -r)"
+  echo "load:    $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo ?) (load average, 1/5/15 min: other work slows" \
+    "every number)"
+  echo "java:    $JAVA"
+  "$JAVA" -version 2>&1 | sed 's/^/         /'
+  echo "output:  ${OUT:-(none)}"
+}
+
+# require_tools TOOL...: exits with status 1, naming the first TOOL that is not on the PATH (a Debian package of
+# that name provides each tool the experiments use).
+require_tools() {
+  local tool
+  for tool in "$@"; do
+    if ! command -v "$tool" >/dev/null; then
+      echo "$tool is needed (apt-get install $tool)" >&2
+      exit 1
+    fi
+  done
+}
+
+# verdict CLAIM RESULT: one line, "verdict: CLAIM RESULT", the claim padded so that the results align. RESULT is true
+# or false (truth makes one from a test), or what stood in the way ("not measured: ...").
+verdict() {
+  printf 'verdict: %-88s %s\n' "$1" "$2"
+}
+
+# truth CMD [ARG...]: prints true when CMD succeeds, else false. E.g. verdict "..." "$(truth holds "$a" '<' "$b")"
+truth() {
+  if "$@"; then echo true; else echo false; fi
+}

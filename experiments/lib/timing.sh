@@ -1,0 +1,73 @@
+# shellcheck shell=bash
+# Start-up and replacement times, measured from bash without a process per poll (http_get, and a wait that is a
+# read with a timeout): on a busy 2-core machine a fork per poll (curl, sed, sleep) costs tens to hundreds of ms,
+# which would be measured along. Part of experiments/lib (source init.sh). Needs bash 5 ($EPOCHREALTIME).
+#
+# first_answer_ms and replacement_ms print one integer of milliseconds on stdout and nothing else there; they fail
+# (status 1, a reason on stderr) when the deadline (START_DEADLINE_S, default 120 s) passes first. Polls come every
+# START_POLL_S (0.005) seconds.
+
+START_POLL_S=${START_POLL_S:-0.005}
+
+# now_ms: the wall clock in milliseconds (for differences), without a process.
+now_ms() {
+  local t=${EPOCHREALTIME/./}
+  echo $((t / 1000))
+}
+
+# _poll_pause: waits START_POLL_S without a process: a read with a timeout on a pipe that never gets data.
+_poll_pause() {
+  [ -n "${_POLL_FD:-}" ] || exec {_POLL_FD}<> <(:)
+  read -r -t "$START_POLL_S" -u "$_POLL_FD" _ || true
+}
+
+# first_answer_ms URL CMD [ARG...]: starts CMD (output to $START_LOG, default /dev/null), polls URL until it answers
+# 200, prints the milliseconds from just before the start to that answer, then stops CMD (SIGTERM, SIGKILL after
+# 10 s). CMD must listen where URL points: a fixed port (free_port), not port 0.
+first_answer_ms() {
+  local url=$1 pid t0 deadline
+  shift
+  t0=$(now_ms)
+  start_bg "${START_LOG:-/dev/null}" "$@"
+  pid=$BG_PID
+  deadline=$((SECONDS + ${START_DEADLINE_S:-120}))
+  until http_get "$url" && [ "$HTTP_STATUS" = 200 ]; do
+    if ! is_running "$pid" || [ "$SECONDS" -ge "$deadline" ]; then
+      echo "first_answer_ms: $* did not answer $url" >&2
+      stop_pid "$pid" KILL
+      return 1
+    fi
+    _poll_pause
+  done
+  echo $(($(now_ms) - t0))
+  stop_pid "$pid" TERM 10
+}
+
+# replacement_ms URL PID_TO_KILL [KNOWN_PID...]: URL is a cluster's /runtime (its JSON has "pid":N). Learns which pids
+# answer there now (30 requests, plus the KNOWN_PIDs), sends SIGKILL to PID_TO_KILL, then polls URL until a pid not
+# seen before answers 200, and prints the milliseconds from just before the kill to that answer. Starts no process.
+replacement_ms() {
+  local url=$1 victim=$2 seen t0 deadline
+  shift 2
+  seen=" $victim $* "
+  for _ in $(seq 30); do
+    http_get "$url"
+    [[ $HTTP_BODY =~ \"pid\":([0-9]+) ]] && seen="$seen${BASH_REMATCH[1]} "
+  done
+  t0=$(now_ms)
+  kill -KILL "$victim"
+  deadline=$((SECONDS + ${START_DEADLINE_S:-120}))
+  while :; do
+    http_get "$url"
+    if [ "$HTTP_STATUS" = 200 ] && [[ $HTTP_BODY =~ \"pid\":([0-9]+) ]] && [[ $seen != *" ${BASH_REMATCH[1]} "* ]]
+    then
+      echo $(($(now_ms) - t0))
+      return 0
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "replacement_ms: no new pid answered $url within ${START_DEADLINE_S:-120} s" >&2
+      return 1
+    fi
+    _poll_pause
+  done
+}
