@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import dev.loanruntime.serve.Standby;
+
 /**
  * One worker JVM as the primary sees it: its id and pid, whether it is ready (it printed its start-up line, so
  * its listener is bound and accepting), and its exit. Its output is copied to the primary's, each line prefixed

@@ -11,7 +11,8 @@ import io.helidon.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.loanruntime.LoanServer;
+import dev.loanruntime.serve.LoanServer;
+import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

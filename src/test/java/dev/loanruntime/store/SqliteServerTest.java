@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.loanruntime.LoanServer;
 import dev.loanruntime.crypto.ScryptCost;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.serve.LoanServer;
+import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -1,9 +1,11 @@
-package dev.loanruntime.runtime;
+package dev.loanruntime.serve;
 
 import java.time.Duration;
 
+import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
+import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.store.StoreUri;
 
 /**
@@ -42,24 +44,24 @@ public record ServeOptions(String host,
 
     public ServeOptions {
         if (host == null || host.isBlank()) {
-            throw new IllegalArgumentException("Invalid value for option '--host': expected a host name or address but was '" + host + "'");
+            throw UsageError.invalid("--host", "a host name or address", host);
         }
-        OptionRange.check("--port", port, 0, 65_535);
-        OptionRange.check("--platform-threads", platformThreads, 1, 10_000);
-        OptionRange.check("--carriers", carriers, 1, 256);
-        OptionRange.check("--crypto-threads", cryptoThreads, 1, 256);
-        OptionRange.check("--crypto-queue", cryptoQueue, 0, 100_000);
-        OptionRange.check("--max-derivations", maxDerivations, 0, 1024);
+        UsageError.check("--port", port, 0, 65_535);
+        UsageError.check("--platform-threads", platformThreads, 1, 10_000);
+        UsageError.check("--carriers", carriers, 1, 256);
+        UsageError.check("--crypto-threads", cryptoThreads, 1, 256);
+        UsageError.check("--crypto-queue", cryptoQueue, 0, 100_000);
+        UsageError.check("--max-derivations", maxDerivations, 0, 1024);
         if (store == null || memberCost == null) {
             throw new IllegalArgumentException("store and member cost are required");
         }
         if (memberCost.memoryBytes() > ScryptCost.LESSON.memoryBytes() || memberCost.p() > 64) {
-            throw new IllegalArgumentException("Invalid value for option '--member-cost': expected at most the "
-                    + "lesson's memory (128 * r * N <= 64 MiB) and p <= 64 but was '" + memberCost.label() + "'");
+            throw UsageError.invalid("--member-cost",
+                    "at most the lesson's memory (128 * r * N <= 64 MiB) and p <= 64", memberCost.label());
         }
-        OptionRange.check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1,
+        UsageError.check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1,
                 MAX_SESSION_TTL.toSeconds());
-        OptionRange.check("--worker-id", workerId, 0, 1024);
+        UsageError.check("--worker-id", workerId, 0, 1024);
         if (scrypt == null) {
             throw new IllegalArgumentException("scrypt provider is required");
         }

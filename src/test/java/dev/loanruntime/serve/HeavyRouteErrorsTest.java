@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import dev.loanruntime.crypto.BlockingHasher;
 import dev.loanruntime.crypto.FailingHasher;
 import dev.loanruntime.crypto.PasswordHasher;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.testing.Http;
 

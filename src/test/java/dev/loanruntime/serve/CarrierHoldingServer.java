@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -9,7 +9,6 @@ import io.helidon.config.Config;
 import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 
 /**

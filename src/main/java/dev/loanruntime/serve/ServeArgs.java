@@ -1,14 +1,17 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
-import java.util.function.Function;
 
+import dev.loanruntime.cli.Converters.ScryptCostConverter;
+import dev.loanruntime.cli.Converters.ScryptProviderConverter;
+import dev.loanruntime.cli.Converters.StoreUriConverter;
+import dev.loanruntime.cli.Converters.ThreadModelConverter;
+import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.store.StoreUri;
 
@@ -78,53 +81,10 @@ public final class ServeArgs {
 
     /** Validated options; the error names the option and what it accepts. */
     public ServeOptions toOptions(CommandLine commandLine) {
-        try {
-            return new ServeOptions(host, port, threads, platformThreads,
-                    carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,
-                    cryptoThreads == null ? Runtime.getRuntime().availableProcessors() : cryptoThreads,
-                    cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds))
-                    .withScrypt(scrypt);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(commandLine, e.getMessage());
-        }
-    }
-
-    static final class ThreadModelConverter implements CommandLine.ITypeConverter<ThreadModel> {
-        @Override
-        public ThreadModel convert(String value) {
-            return parsed(ThreadModel::parse, value);
-        }
-    }
-
-    static final class StoreUriConverter implements CommandLine.ITypeConverter<StoreUri> {
-        @Override
-        public StoreUri convert(String value) {
-            return parsed(StoreUri::parse, value);
-        }
-    }
-
-    /** Also used by {@code derive}. */
-    public static final class ScryptCostConverter implements CommandLine.ITypeConverter<ScryptCost> {
-        @Override
-        public ScryptCost convert(String value) {
-            return parsed(ScryptCost::parse, value);
-        }
-    }
-
-    /** Also used by {@code derive}. */
-    public static final class ScryptProviderConverter implements CommandLine.ITypeConverter<ScryptProvider> {
-        @Override
-        public ScryptProvider convert(String value) {
-            return parsed(ScryptProvider::parse, value);
-        }
-    }
-
-    /** Runs a value type's {@code parse}; its message (naming the bad value) becomes picocli's usage error. */
-    private static <T> T parsed(Function<String, T> parse, String value) {
-        try {
-            return parse.apply(value);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException(e.getMessage());
-        }
+        return UsageError.orUsage(commandLine, () -> new ServeOptions(host, port, threads, platformThreads,
+                carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,
+                cryptoThreads == null ? Runtime.getRuntime().availableProcessors() : cryptoThreads,
+                cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds))
+                .withScrypt(scrypt));
     }
 }

@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import java.io.UncheckedIOException;
 import java.util.OptionalInt;
@@ -13,18 +13,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import sun.misc.Signal;
 
-import dev.loanruntime.cluster.PrimaryWatch;
-import dev.loanruntime.cluster.Standby;
+import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.RuntimeService;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.store.StoreUnavailableException;
 
 /** {@code serve}: runs the loan service until SIGTERM or SIGINT, then stops gracefully and exits 0. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
          description = "Run the loan service. Every option may also come from the environment (LOAN_<OPTION>, "
                  + "e.g. LOAN_CRYPTO_THREADS=8) or from application.yaml (loan.<option>); the command line wins.")
-final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer> {
     private static final int WARM_UP_ROUNDS = 50;
     @Mixin
     ServeArgs args;

@@ -1,4 +1,4 @@
-package dev.loanruntime.cluster;
+package dev.loanruntime.serve;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,7 +21,7 @@ public final class Standby {
     }
 
     /** The line the primary writes to promote a spare to worker {@code id}. */
-    static byte[] promotion(int id) {
+    public static byte[] promotion(int id) {
         return (LISTEN + id + "\n").getBytes(StandardCharsets.US_ASCII);
     }
 
