@@ -49,7 +49,7 @@ public final class ServeCommand implements Callable<Integer> {
         LogConfig.configureRuntime();
         Config config = ((SettingsDefaults) spec.commandLine().getDefaultValueProvider()).config();
         if (warmUpOnly) {
-            System.out.println("loan-runtime warm-up=" + WarmUp.run(options, config, WARM_UP_ROUNDS) + "ms");
+            System.out.println(StatusLines.warmUp(WarmUp.run(options, config, WARM_UP_ROUNDS)));
             return 0;
         }
         if (standby) {
@@ -79,7 +79,8 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("loan-runtime: warning: --host " + options.host()
                     + " accepts connections from other machines; this service has no authentication");
         }
-        System.out.println(startLine(options, server));
+        System.out.println(StatusLines.serving(server.report(), options.host(), server.port(),
+                options.store().toString()));
         System.out.flush();
 
         CountDownLatch stop = new CountDownLatch(1);
@@ -91,7 +92,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         stop.await();
         server.close();
-        System.out.println("loan-runtime stopped pid=" + ProcessHandle.current().pid());
+        System.out.println(StatusLines.stopped(ProcessHandle.current().pid()));
         System.out.flush();
         return 0;
     }
@@ -102,18 +103,8 @@ public final class ServeCommand implements Callable<Integer> {
         Signal.handle(new Signal("TERM"), signal -> Runtime.getRuntime().exit(0));
         Signal.handle(new Signal("INT"), signal -> Runtime.getRuntime().exit(0));
         long warmedMillis = WarmUp.run(options, config, WARM_UP_ROUNDS);
-        System.out.println(Standby.READY_LINE + ProcessHandle.current().pid() + " warm-up=" + warmedMillis + "ms");
+        System.out.println(StatusLines.standby(ProcessHandle.current().pid(), warmedMillis));
         System.out.flush();
         return Standby.awaitPromotion(System.in);
-    }
-
-    static String startLine(ServeOptions options, LoanServer server) {
-        RuntimeService.Report r = server.report();
-        return "loan-runtime serving pid=%d address=http://%s:%d threads=%s carriers=%d crypto-threads=%d "
-                .formatted(r.pid(), options.host(), server.port(), r.threadModel(), r.carriers(), r.cryptoThreads())
-                + "crypto-queue=%d max-derivations=%d%s java=%s".formatted(r.cryptoQueue(), r.derivationLimit(),
-                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
-                + " store=" + options.store() + " scrypt=" + r.hasher()
-                + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
     }
 }
