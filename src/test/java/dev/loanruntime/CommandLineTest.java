@@ -88,7 +88,7 @@ class CommandLineTest {
         var options = args.toOptions(cli);
         assertEquals(7, options.cryptoThreads());
         assertEquals("virtual", options.threads().label());
-        assertEquals(64, options.cryptoQueue());  // from application.yaml
+        assertEquals(64, options.cryptoQueue());  // the default
     }
 
     @Test
