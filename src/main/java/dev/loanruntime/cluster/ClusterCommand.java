@@ -8,11 +8,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.serve.ServeArgs;
 import dev.loanruntime.serve.ServeOptions;
+import dev.loanruntime.serve.Signals;
 
 /**
  * {@code cluster}: a primary that runs N worker JVMs, each serving on the same host and port with
@@ -82,9 +82,9 @@ public final class ClusterCommand implements Callable<Integer> {
         WorkerLauncher launcher = new WorkerLauncher(spec.root().userObject().getClass(), options);
         Primary primary = new Primary(settings, launcher::builder, System.out, System.err);
         // Our own handlers: a requested stop stops the workers first and then exits 0, not 128 + signal.
-        Signal.handle(new Signal("TERM"), signal -> primary.requestStop());
-        Signal.handle(new Signal("INT"), signal -> primary.requestStop());
-        Signal.handle(new Signal("HUP"), signal -> primary.requestRollingRestart());
+        Signals.on("TERM", primary::requestStop);
+        Signals.on("INT", primary::requestStop);
+        Signals.on("HUP", primary::requestRollingRestart);
         return primary.run();
     }
 

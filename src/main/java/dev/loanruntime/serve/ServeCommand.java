@@ -11,7 +11,6 @@ import io.helidon.logging.common.LogConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import sun.misc.Signal;
 
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.runtime.Carriers;
@@ -85,8 +84,8 @@ public final class ServeCommand implements Callable<Integer> {
 
         CountDownLatch stop = new CountDownLatch(1);
         // Our own handlers, so that a requested stop ends with status 0 rather than 128 + signal.
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        Signals.on("TERM", stop::countDown);
+        Signals.on("INT", stop::countDown);
         if (options.workerId() > 0) {
             PrimaryWatch.start(stop::countDown);
         }
@@ -100,8 +99,8 @@ public final class ServeCommand implements Callable<Integer> {
     /** Warms up, says so, and blocks until the primary promotes this spare (its worker id) or goes (empty). */
     private static OptionalInt standBy(ServeOptions options, Config config) {
         // A spare has nothing to finish: a stop request ends it at once, with the status of a requested stop.
-        Signal.handle(new Signal("TERM"), signal -> Runtime.getRuntime().exit(0));
-        Signal.handle(new Signal("INT"), signal -> Runtime.getRuntime().exit(0));
+        Signals.on("TERM", () -> Runtime.getRuntime().exit(0));
+        Signals.on("INT", () -> Runtime.getRuntime().exit(0));
         long warmedMillis = WarmUp.run(options, config, WARM_UP_ROUNDS);
         System.out.println(StatusLines.standby(ProcessHandle.current().pid(), warmedMillis));
         System.out.flush();
