@@ -6,11 +6,14 @@ import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import dev.loanruntime.cli.SettingsDefaults;
+import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.cluster.ClusterCommand;
 import dev.loanruntime.measure.ChartCommand;
 import dev.loanruntime.measure.DeriveCommand;
 import dev.loanruntime.measure.LoadCommand;
 import dev.loanruntime.measure.ProbeCommand;
+import dev.loanruntime.serve.ServeCommand;
 
 /**
  * The command line: {@code serve} (the default), and the measurement and cluster commands. Bad usage exits with
@@ -45,7 +48,7 @@ public final class Main implements Runnable {
                 .setOut(out)
                 .setErr(err)
                 .setDefaultValueProvider(new SettingsDefaults())
-                .setParameterExceptionHandler(Main::usageError);
+                .setParameterExceptionHandler(UsageError::handle);
         return cli.execute(withDefaultSubcommand(cli, args));
     }
 
@@ -65,13 +68,6 @@ public final class Main implements Runnable {
         withServe[0] = "serve";
         System.arraycopy(args, 0, withServe, 1, args.length);
         return withServe;
-    }
-
-    private static int usageError(CommandLine.ParameterException e, String[] args) {
-        PrintWriter err = e.getCommandLine().getErr();
-        err.println(e.getMessage());
-        err.flush();
-        return 2;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

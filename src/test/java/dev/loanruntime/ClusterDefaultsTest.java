@@ -7,8 +7,12 @@ import io.helidon.config.Config;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
+import dev.loanruntime.cli.SettingsDefaults;
+
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
+
+
 
 class ClusterDefaultsTest {
     private static Object value(Map<String, String> env, String command, String option, String... args) {

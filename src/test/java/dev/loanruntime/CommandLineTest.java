@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.loanruntime.cli.SettingsDefaults;
+import dev.loanruntime.serve.ServeArgs;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -85,7 +88,7 @@ class CommandLineTest {
         var options = args.toOptions(cli);
         assertEquals(7, options.cryptoThreads());
         assertEquals("virtual", options.threads().label());
-        assertEquals(64, options.cryptoQueue());  // from application.yaml
+        assertEquals(64, options.cryptoQueue());  // the default
     }
 
     @Test
@@ -97,10 +100,10 @@ class CommandLineTest {
     @Test
     void cryptoPoolHasOneThreadPerCoreByDefault() {
         assertEquals(Runtime.getRuntime().availableProcessors(), optionsFrom(java.util.Map.of()).cryptoThreads());
-        assertEquals(Runtime.getRuntime().availableProcessors(), dev.loanruntime.runtime.ServeOptions.defaults().cryptoThreads());
+        assertEquals(Runtime.getRuntime().availableProcessors(), dev.loanruntime.serve.ServeOptions.defaults().cryptoThreads());
     }
 
-    private static dev.loanruntime.runtime.ServeOptions optionsFrom(java.util.Map<String, String> env) {
+    private static dev.loanruntime.serve.ServeOptions optionsFrom(java.util.Map<String, String> env) {
         ServeArgs args = new ServeArgs();
         picocli.CommandLine cli = new picocli.CommandLine(new Object() {
             @picocli.CommandLine.Mixin

@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.loanruntime.serve.StatusLines;
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 
@@ -45,7 +46,7 @@ class GracefulStopTest {
             assertEquals(200, r.status(), r.body());
             assertEquals(3000, r.json().get("waitedMs").asInt());
             assertEquals(0, server.awaitExit(Duration.ofSeconds(20)), server.output());
-            assertTrue(server.output().contains("loan-runtime stopped"), server.output());
+            assertTrue(server.output().contains(StatusLines.STOPPED), server.output());
         }
     }
 

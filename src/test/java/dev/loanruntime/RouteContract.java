@@ -12,8 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.serve.LoanServer;
+import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,8 +31,8 @@ abstract class RouteContract {
 
     @BeforeAll
     void startServer() {
-        ServeOptions d = ServeOptions.defaults();
-        ServeOptions options = new ServeOptions("127.0.0.1", 0, threadModel(), 8, d.carriers(), 2, 4, 0);
+        ServeOptions options = ServeOptions.defaults().toBuilder().port(0).threads(threadModel()).platformThreads(8)
+                .cryptoThreads(2).cryptoQueue(4).build();
         server = LoanServer.start(options, Config.create());
         http = new Http("http://127.0.0.1:" + server.port());
     }

@@ -8,11 +8,11 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import sun.misc.Signal;
 
-import dev.loanruntime.ServeArgs;
-import dev.loanruntime.runtime.OptionRange;
-import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.cli.UsageError;
+import dev.loanruntime.serve.ServeArgs;
+import dev.loanruntime.serve.ServeOptions;
+import dev.loanruntime.serve.Signals;
 
 /**
  * {@code cluster}: a primary that runs N worker JVMs, each serving on the same host and port with
@@ -71,28 +71,24 @@ public final class ClusterCommand implements Callable<Integer> {
         check("--min-uptime", minUptime, 0, 3600);
         check("--max-fast-failures", maxFastFailures, 1, 1000);
         if (options.port() == 0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for option '--port': "
-                    + "expected an integer from 1 to 65535 but was '0' (workers must share one known port)");
+            throw new CommandLine.ParameterException(spec.commandLine(), UsageError.invalid("--port",
+                    "an integer from 1 to 65535", 0).getMessage() + " (workers must share one known port)");
         }
         Primary.Settings settings = new Primary.Settings(workers, spares, Duration.ofSeconds(killTimeout),
                 Duration.ofSeconds(startTimeout),
                 RestartPolicy.Settings.of(Duration.ofSeconds(minUptime), maxFastFailures));
         RollingRestart.queueWarning(Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).ifPresent(System.err::println);
         RollingRestart.hangupWarning(Path.of("/proc/self/status")).ifPresent(System.err::println);
-        WorkerLauncher launcher = new WorkerLauncher(options);
+        WorkerLauncher launcher = new WorkerLauncher(spec.root().userObject().getClass(), options);
         Primary primary = new Primary(settings, launcher::builder, System.out, System.err);
         // Our own handlers: a requested stop stops the workers first and then exits 0, not 128 + signal.
-        Signal.handle(new Signal("TERM"), signal -> primary.requestStop());
-        Signal.handle(new Signal("INT"), signal -> primary.requestStop());
-        Signal.handle(new Signal("HUP"), signal -> primary.requestRollingRestart());
+        Signals.on("TERM", primary::requestStop);
+        Signals.on("INT", primary::requestStop);
+        Signals.on("HUP", primary::requestRollingRestart);
         return primary.run();
     }
 
     private void check(String option, int value, int min, int max) {
-        try {
-            OptionRange.check(option, value, min, max);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        UsageError.orUsage(spec.commandLine(), () -> UsageError.check(option, value, min, max));
     }
 }

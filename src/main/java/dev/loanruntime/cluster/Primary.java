@@ -19,6 +19,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
+import dev.loanruntime.serve.StatusLines;
+
 /**
  * The cluster's primary: starts one worker JVM per slot, replaces a worker that dies (at once by promoting a warm
  * spare when there is one, else by starting a JVM; with back-off for repeated deaths, giving up on a crash loop),
@@ -158,12 +160,12 @@ final class Primary {
         long promotedAt = System.nanoTime();
         spare.promote(slot.id);
         slot.current = spare;
-        out.println("worker " + slot.id + " is now spare pid=" + spare.pid());
+        out.println(StatusLines.nowSpare(slot.id, spare.pid()));
         watch(spare);
         then(spare.ready(), (readyAt, failure) -> {
             if (failure == null) {
-                out.println("worker " + slot.id + " pid=" + spare.pid() + " listening "
-                        + TimeUnit.NANOSECONDS.toMillis(readyAt - promotedAt) + " ms after its promotion");
+                out.println(StatusLines.listening(slot.id, spare.pid(),
+                        TimeUnit.NANOSECONDS.toMillis(readyAt - promotedAt)));
             }
             // Not at once: a JVM's start takes both cores of a small machine for seconds, just when the promoted
             // worker serves its first requests.
@@ -192,7 +194,7 @@ final class Primary {
             return null;
         }
         live.add(worker);
-        out.println((id == 0 ? "spare" : "worker " + id) + " started pid=" + worker.pid());
+        out.println(StatusLines.started(id, worker.pid()));
         worker.exited().thenRunAsync(() -> live.remove(worker), control);
         return worker;
     }
@@ -215,7 +217,7 @@ final class Primary {
         boolean allReady = slots.stream().allMatch(s -> s.current != null && s.current.upFor().isPresent());
         if (failure == null && allReady && !announcedReady && !stopping) {
             announcedReady = true;
-            out.println("cluster ready");
+            out.println(StatusLines.CLUSTER_READY);
             spares.enable();
         }
     }
@@ -235,8 +237,7 @@ final class Primary {
                 stop(1);
             }
             case RestartPolicy.Decision.Restart restart -> {
-                out.println("worker " + slot.id + " died pid=" + worker.pid() + " (exit " + code
-                        + "), starting a replacement in " + restart.delay().toMillis() + " ms");
+                out.println(StatusLines.died(slot.id, worker.pid(), code, restart.delay().toMillis()));
                 if (restart.delay().isZero()) {
                     launch(slot);
                 } else {
@@ -272,7 +273,7 @@ final class Primary {
             workers.forEach(WorkerProcess::kill);
             awaitQuietly(all);
         }
-        out.println("cluster stopped");
+        out.println(StatusLines.CLUSTER_STOPPED);
         result.complete(code);
     }
 

@@ -3,6 +3,8 @@ package dev.loanruntime.cluster;
 import java.time.Duration;
 import java.util.Optional;
 
+import dev.loanruntime.cli.UsageError;
+
 /**
  * When to start a replacement for a worker that died, and when to give up. One instance per worker slot; not
  * thread-safe (the primary calls it from its control thread only). Pure: it is told how long the worker was up and
@@ -41,8 +43,7 @@ final class RestartPolicy {
                 throw new IllegalArgumentException("back-off factor must be at least 1 but was " + factor);
             }
             if (maxFastFailures < 1) {
-                throw new IllegalArgumentException("Invalid value for option '--max-fast-failures': expected an "
-                        + "integer of at least 1 but was '" + maxFastFailures + "'");
+                throw UsageError.invalid("--max-fast-failures", "an integer of at least 1", maxFastFailures);
             }
         }
 

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import dev.loanruntime.serve.StatusLines;
+
 /**
  * Replaces the workers one at a time: start the new worker, wait until it listens on the shared port, then stop the
  * old one gracefully and wait until it has exited before the next. At every moment at least N workers listen, so a
@@ -119,8 +121,7 @@ final class RollingRestart {
                         old.kill();
                     }
                     primary.then(old.exited(), (exit, ignored) -> {
-                        primary.out().println("worker " + slot.id + " replaced: pid=" + old.pid() + " (exit " + exit
-                                + ") -> pid=" + fresh.pid());
+                        primary.out().println(StatusLines.replaced(slot.id, old.pid(), exit, fresh.pid()));
                         replace(index + 1);
                     });
                 });

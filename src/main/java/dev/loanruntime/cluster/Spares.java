@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 
+import dev.loanruntime.serve.StatusLines;
+
 /**
  * The primary's warm spares: worker JVMs that have started, loaded their classes, opened the store and served a
  * private warm-up, but do not listen on the shared port. A worker that dies is replaced by promoting one
@@ -65,8 +67,7 @@ final class Spares {
             spares.add(spare);
             primary.then(spare.standby(), (at, failure) -> {
                 if (failure == null && spares.contains(spare)) {
-                    primary.out().println("spare pid=" + spare.pid() + " standing by, "
-                            + spare.age().toMillis() + " ms after its start");
+                    primary.out().println(StatusLines.standingBy(spare.pid(), spare.age().toMillis()));
                 }
             });
             primary.then(spare.exited(), (code, failure) -> onExit(spare, code));
@@ -87,8 +88,7 @@ final class Spares {
                         + (spare.lastError().isEmpty() ? "" : ". The last error: " + spare.lastError()));
             }
             case RestartPolicy.Decision.Restart restart -> {
-                primary.out().println("spare died pid=" + spare.pid() + " (exit " + code + "), starting another in "
-                        + restart.delay().toMillis() + " ms");
+                primary.out().println(StatusLines.spareDied(spare.pid(), code, restart.delay().toMillis()));
                 cancelPendingStart();
                 pendingStart = primary.schedule(this::fill, restart.delay());
             }

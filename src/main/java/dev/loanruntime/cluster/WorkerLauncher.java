@@ -11,27 +11,30 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.loanruntime.Main;
-import dev.loanruntime.runtime.ServeOptions;
+import dev.loanruntime.serve.ServeOptions;
 
 /**
  * The command line of a worker JVM: the primary's own java, the JDK's AOT cache when one matches, the project's
- * class path, {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in
+ * class path, the primary's own main class, {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in
  * the environment ({@code LOAN_WORKER_ID}).
  */
 final class WorkerLauncher {
     static final String WORKER_ID_ENV = "LOAN_WORKER_ID";
     private final List<String> command;
 
-    WorkerLauncher(ServeOptions options) {
-        this(javaBinary(), projectClassPath(Main.class.getClassLoader(), System.getProperty("java.class.path")),
-                options, Runtime.version().feature());
+    /**
+     * Workers run {@code mainClass}, the class of the command line that runs this primary: it is passed in, not
+     * named here, because the composition root depends on this package and never the other way.
+     */
+    WorkerLauncher(Class<?> mainClass, ServeOptions options) {
+        this(javaBinary(), projectClassPath(mainClass.getClassLoader(), System.getProperty("java.class.path")),
+                mainClass.getName(), options, Runtime.version().feature());
     }
 
-    WorkerLauncher(String java, String classPath, ServeOptions options, int jdkFeature) {
+    WorkerLauncher(String java, String classPath, String mainClass, ServeOptions options, int jdkFeature) {
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(aotCache(classPath, jdkFeature));
-        cmd.addAll(List.of("-cp", classPath, Main.class.getName()));
+        cmd.addAll(List.of("-cp", classPath, mainClass));
         cmd.addAll(serveArgs(options));
         this.command = List.copyOf(cmd);
     }

@@ -10,6 +10,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import dev.loanruntime.serve.Standby;
+import dev.loanruntime.serve.StatusLines;
+
 /**
  * One worker JVM as the primary sees it: its id and pid, whether it is ready (it printed its start-up line, so
  * its listener is bound and accepting), and its exit. Its output is copied to the primary's, each line prefixed
@@ -19,7 +22,6 @@ import java.util.concurrent.CompletableFuture;
  * <p>A spare has id 0 and the prefix {@code [spare]} until it is promoted; {@link #standby()} tells when it is warm.
  */
 final class WorkerProcess {
-    static final String READY_LINE = "loan-runtime serving pid=";
     private volatile int id;
     private final Process process;
     private final long startedNanos;
@@ -53,10 +55,10 @@ final class WorkerProcess {
                     try (BufferedReader reader = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8))) {
                         String line;
                         while ((line = reader.readLine()) != null) {
-                            to.println((id == 0 ? "[spare] " : "[worker " + id + "] ") + line);
-                            if (watchForReady && line.startsWith(READY_LINE)) {
+                            to.println(StatusLines.copiedFrom(id) + line);
+                            if (watchForReady && line.startsWith(StatusLines.SERVING)) {
                                 ready.complete(System.nanoTime());
-                            } else if (watchForReady && line.startsWith(Standby.READY_LINE)) {
+                            } else if (watchForReady && line.startsWith(StatusLines.STANDBY)) {
                                 standby.complete(System.nanoTime());
                             } else if (!watchForReady && !line.isBlank()) {
                                 lastError = line;

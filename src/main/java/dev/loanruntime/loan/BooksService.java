@@ -9,6 +9,9 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import dev.loanruntime.http.Json;
+import dev.loanruntime.http.Routes;
+
 /** {@code GET /books}: the cheap catalog line, the "light request" of every measurement. */
 public final class BooksService implements HttpService {
     private static final Books SHELVES = new Books(List.of(

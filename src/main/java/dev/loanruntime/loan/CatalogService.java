@@ -7,6 +7,9 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import dev.loanruntime.http.Json;
+import dev.loanruntime.http.Routes;
+
 /**
  * {@code GET /catalog/lookup?ms=N}: a stand-in for a call to a remote catalog or a database. The thread waits
  * without using the CPU: a virtual thread parks and frees its carrier, a platform thread is held for the wait.

@@ -64,7 +64,9 @@ record Credentials(String member, String password) {
 
     /** Why a body was refused: the status, a code and a message that names the field. */
     static final class Invalid extends RuntimeException {
-        private final Status status;
+        private static final long serialVersionUID = 1L;
+        // transient: an exception that never leaves this process, carrying Helidon's (not serializable) Status
+        private final transient Status status;
         private final String code;
 
         Invalid(Status status, String code, String message) {

@@ -6,6 +6,8 @@ import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import dev.loanruntime.http.Json;
+import dev.loanruntime.http.Routes;
 import dev.loanruntime.store.LoanStore;
 
 /** {@code GET /loan} counts a loan; {@code GET /status} reads the count. Both name the answering process. */

@@ -11,6 +11,8 @@ import io.helidon.webserver.http.ServerResponse;
 
 import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.http.Json;
+import dev.loanruntime.http.Routes;
 
 /**
  * The heavy requests: the lesson's password check, done inline or on the crypto pool. The computation is the same;

@@ -23,6 +23,8 @@ import io.helidon.webserver.http.ServerResponse;
 
 import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.http.Json;
+import dev.loanruntime.http.Routes;
 import dev.loanruntime.store.LoanStore;
 
 /**

@@ -8,7 +8,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import dev.loanruntime.ServeArgs;
+import dev.loanruntime.cli.Converters;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
 
@@ -22,7 +22,7 @@ import dev.loanruntime.crypto.ScryptProvider;
                  + "every core derives as fast as one derivation alone."})
 public final class DeriveCommand implements Callable<Integer> {
     @Option(names = "--scrypt", defaultValue = "reuse", paramLabel = "PROVIDER",
-            converter = ServeArgs.ScryptProviderConverter.class,
+            converter = Converters.ScryptProviderConverter.class,
             description = "reuse, bouncycastle or conscrypt (default: ${DEFAULT-VALUE}, as serve's).")
     ScryptProvider scrypt;
 
@@ -37,7 +37,7 @@ public final class DeriveCommand implements Callable<Integer> {
             description = "Derivations timed one at a time (default: ${DEFAULT-VALUE}).")
     int single;
 
-    @Option(names = "--cost", defaultValue = "65536,8,8", paramLabel = "N,r,p", converter = ServeArgs.ScryptCostConverter.class,
+    @Option(names = "--cost", defaultValue = "65536,8,8", paramLabel = "N,r,p", converter = Converters.ScryptCostConverter.class,
             description = "scrypt cost (default: ${DEFAULT-VALUE}, the lesson's).")
     ScryptCost cost;
 

@@ -6,6 +6,8 @@ import java.util.regex.Pattern;
 
 import picocli.CommandLine;
 
+import dev.loanruntime.cli.Converters;
+
 /** Durations on the command line: {@code 500ms}, {@code 10s}, {@code 2m}. */
 final class Durations {
     private static final Pattern FORM = Pattern.compile("(\\d{1,9})(ms|s|m)");
@@ -29,11 +31,7 @@ final class Durations {
     static final class Converter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            try {
-                return parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+            return Converters.parsed(Durations::parse, value);
         }
     }
 }

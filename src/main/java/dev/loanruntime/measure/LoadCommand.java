@@ -8,6 +8,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.loanruntime.cli.UsageError;
+
 /** {@code load}: a bounded closed-loop or open-loop load against one path; runs on the caller's thread. */
 @Command(name = "load", mixinStandardHelpOptions = true, sortOptions = false,
          description = {"Send a bounded load to one path of a running server, with keep-alive connections, and "
@@ -74,17 +76,13 @@ public final class LoadCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        LoadConfig config;
-        ProcWatch watch;
-        try {
-            Duration bound = duration == null && requests <= 0 ? Duration.ofSeconds(10) : duration;
-            config = new LoadConfig(Target.parse(url), path, rate, concurrency, maxInFlight, bound, requests,
-                    warmupRequests, timeout, true);
+        Duration bound = duration == null && requests <= 0 ? Duration.ofSeconds(10) : duration;
+        LoadConfig config = UsageError.orUsage(spec.commandLine(), () -> new LoadConfig(Target.parse(url), path, rate,
+                concurrency, maxInFlight, bound, requests, warmupRequests, timeout, true));
+        ProcWatch watch = UsageError.orUsage(spec.commandLine(), () -> {
             config.target().requireReachable(Duration.ofSeconds(5));
-            watch = watchPid == null ? null : ProcWatch.start(watchPid);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+            return watchPid == null ? null : ProcWatch.start(watchPid);
+        });
         LoadRun.Measured measured = LoadRun.run(config);
         LoadReport report = LoadReport.of(config, label, measured, watch == null ? null : watch.stop());
         report.print(System.out);

@@ -2,6 +2,8 @@ package dev.loanruntime.measure;
 
 import java.time.Duration;
 
+import dev.loanruntime.cli.UsageError;
+
 /**
  * One bounded load run. Validated on construction: the error names the option and the allowed values.
  *
@@ -68,7 +70,6 @@ record LoadConfig(Target target, String path, double rate, int concurrency, int 
     }
 
     private static IllegalArgumentException bad(String option, String expected, Object value) {
-        return new IllegalArgumentException("Invalid value for option '" + option + "': expected " + expected
-                + " but was '" + value + "'");
+        return UsageError.invalid(option, expected, value);
     }
 }

@@ -12,7 +12,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import dev.loanruntime.runtime.OptionRange;
+import dev.loanruntime.cli.UsageError;
 
 /**
  * {@code probe}: the lesson's measurement. One heavy request, then {@code --light-count} light requests
@@ -97,22 +97,19 @@ public final class ProbeCommand implements Callable<Integer> {
     }
 
     private Target validate() {
-        try {
+        return UsageError.orUsage(spec.commandLine(), () -> {
             Target target = Target.parse(url);
             Target.path("--heavy", heavy);
             Target.path("--light", light);
-            OptionRange.check("--heavy-count", heavyCount, 1, 10_000);
-            OptionRange.check("--light-count", lightCount, 0, 10_000);
-            OptionRange.check("--rounds", rounds, 1, 10_000);
+            UsageError.check("--heavy-count", heavyCount, 1, 10_000);
+            UsageError.check("--light-count", lightCount, 0, 10_000);
+            UsageError.check("--rounds", rounds, 1, 10_000);
             if (gapMs < 0 || gapMs > 60_000) {
-                throw new IllegalArgumentException("Invalid value for option '--gap-ms': expected 0 to 60000 but was '"
-                        + gapMs + "'");
+                throw UsageError.invalid("--gap-ms", "0 to 60000", gapMs);
             }
             target.requireReachable(Duration.ofSeconds(5));
             return target;
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
+        });
     }
 
     private ProbeReport.Round round(Requester requester, int number) throws InterruptedException {

@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import dev.loanruntime.cli.UsageError;
+
 /**
  * Samples another process's thread count and resident memory from {@code /proc/PID/status} (Linux) on its own
  * platform thread, every few milliseconds, until {@link #stop()}.
@@ -37,7 +39,7 @@ final class ProcWatch {
      */
     static ProcWatch start(long pid) {
         if (!Files.isReadable(Path.of("/proc", Long.toString(pid), "status"))) {
-            throw new IllegalArgumentException("Invalid value for option '--watch-pid': no readable /proc/" + pid
+            throw UsageError.invalid("--watch-pid", "no readable /proc/" + pid
                     + "/status (expected the PID of a running server on Linux) but was '" + pid + "'");
         }
         return new ProcWatch(pid);

@@ -7,6 +7,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 
+import dev.loanruntime.cli.UsageError;
+
 /**
  * The server a measurement client talks to: an {@code http://host:port} base URI.
  *
@@ -17,16 +19,16 @@ record Target(URI base) {
 
     /** Parses {@code --url}; the error names the bad value and the expected form. */
     static Target parse(String url) {
-        String expected = "expected an http URL such as " + DEFAULT + " but was '" + url + "'";
+        String expected = "an http URL such as " + DEFAULT;
         URI uri;
         try {
             uri = new URI(url);
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("Invalid value for option '--url': " + expected);
+            throw UsageError.invalid("--url", expected, url);
         }
         boolean hasPath = uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !"/".equals(uri.getRawPath());
         if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || hasPath || uri.getRawQuery() != null) {
-            throw new IllegalArgumentException("Invalid value for option '--url': " + expected);
+            throw UsageError.invalid("--url", expected, url);
         }
         int port = uri.getPort() == -1 ? 80 : uri.getPort();
         return new Target(URI.create("http://" + uri.getHost() + ":" + port));
@@ -35,8 +37,7 @@ record Target(URI base) {
     /** Checks a path option: it must start with '/'. Returns the path. */
     static String path(String option, String path) {
         if (path == null || !path.startsWith("/")) {
-            throw new IllegalArgumentException("Invalid value for option '" + option
-                    + "': expected a path starting with '/' such as /books but was '" + path + "'");
+            throw UsageError.invalid(option, "a path starting with '/' such as /books", path);
         }
         return path;
     }
@@ -51,7 +52,7 @@ record Target(URI base) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(base.getHost(), base.getPort()), (int) timeout.toMillis());
         } catch (IOException e) {
-            throw new IllegalArgumentException("Invalid value for option '--url': cannot connect to " + base + " ("
+            throw UsageError.invalid("--url", "cannot connect to " + base + " ("
                     + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
                     + "); is the server running there?");
         }

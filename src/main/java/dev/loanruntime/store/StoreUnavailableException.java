@@ -2,6 +2,7 @@ package dev.loanruntime.store;
 
 /** The shared store did not answer (stopped, unreachable, timed out, or locked for too long). */
 public final class StoreUnavailableException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
 
     public StoreUnavailableException(String store, Throwable cause) {
         super("store " + store + " is unavailable: " + (cause == null ? "no answer"

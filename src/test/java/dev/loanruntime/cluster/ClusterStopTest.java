@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.loanruntime.serve.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
 import dev.loanruntime.testing.Ports;
 import dev.loanruntime.testing.RawHttp;
@@ -74,11 +75,11 @@ class ClusterStopTest {
 
             assertThat(workers.stream().filter(ClusterProcess::alive).toList(), empty());
             // The output is read by another thread: it may lag behind the exit.
-            await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains("cluster stopped"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
             long idlePid = workers.stream().filter(pid -> pid != busyPid.get()).findFirst().orElseThrow();
-            assertThat(cluster.output(), containsString("loan-runtime stopped pid=" + idlePid));
+            assertThat(cluster.output(), containsString(StatusLines.stopped(idlePid)));
             assertThat(cluster.output(), containsString("pid=" + busyPid + " still running after 1 s; killing it"));
-            assertThat(cluster.output(), not(containsString("loan-runtime stopped pid=" + busyPid)));
+            assertThat(cluster.output(), not(containsString(StatusLines.stopped(busyPid.get()))));
             // without the kill it would have taken the busy worker's grace period, 10 s
             assertThat("ms from SIGTERM to the primary's exit", exitedAfterMs, lessThan(7_000L));
             assertThrows(ExecutionException.class, busy::get);
@@ -102,11 +103,11 @@ class ClusterStopTest {
                             "--port", Integer.toString(reserved.port()), "--start-timeout", "1",
                             "--max-fast-failures", "1", "--store", "sqlite:" + db)) {
                 assertThat(cluster.primary().awaitExit(Duration.ofSeconds(60)), is(1));
-                await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains("cluster stopped"));
+                await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
                 long worker = cluster.announcedWorkerPids().getFirst();
                 assertThat(cluster.output(), containsString("worker 1 pid=" + worker + " not ready after 1 s; killing it"));
                 assertThat(cluster.output(), containsString("worker 1 failed 1 times in a row (exit 137"));
-                assertThat(cluster.output(), not(containsString("cluster ready")));
+                assertThat(cluster.output(), not(containsString(StatusLines.CLUSTER_READY)));
             }
         }
     }
@@ -136,7 +137,7 @@ class ClusterStopTest {
             try (ClusterProcess cluster = ClusterProcess.start("--workers", "2", "--port", Integer.toString(port),
                     "--max-fast-failures", "3")) {
                 int exit = cluster.primary().awaitExit(Duration.ofSeconds(120));
-                await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains("cluster stopped"));
+                await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
 
                 assertThat(exit, is(1));
                 assertThat(cluster.output(), containsString("failed 3 times in a row"));

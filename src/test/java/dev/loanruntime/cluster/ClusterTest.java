@@ -10,6 +10,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import dev.loanruntime.serve.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
 import dev.loanruntime.testing.LoadLoop;
 import dev.loanruntime.testing.Ports;
@@ -118,7 +119,7 @@ class ClusterTest {
             long fresh = RawHttp.get(port, "/status").pid();
             assertThat(cluster.workerPids(), is(Set.of(fresh)));
             // SIGTERM, then its requests finished: the old worker's own graceful stop, not a kill (exit 137)
-            assertThat(cluster.output(), containsString("worker 1 replaced: pid=" + old + " (exit 0) -> pid=" + fresh));
+            assertThat(cluster.output(), containsString(StatusLines.replaced(1, old, 0, fresh)));
         }
     }
 

@@ -9,11 +9,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
+import dev.loanruntime.serve.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
 import dev.loanruntime.testing.Ports;
 import dev.loanruntime.testing.RawHttp;
@@ -33,7 +33,6 @@ import static org.hamcrest.Matchers.not;
  */
 class SparesTest {
     private static final Duration START = Duration.ofSeconds(120);
-    private static final Pattern SPARE = Pattern.compile("spare started pid=(\\d+)");
 
     private static ClusterProcess standingBy(int port) throws IOException {
         ClusterProcess cluster = ClusterProcess.start("--workers", "1", "--spares", "1", "--port",
@@ -44,7 +43,7 @@ class SparesTest {
 
     private static List<Long> spares(ClusterProcess cluster) {
         List<Long> pids = new ArrayList<>();
-        Matcher m = SPARE.matcher(cluster.output());
+        Matcher m = StatusLines.SPARE_STARTED.matcher(cluster.output());
         while (m.find()) {
             pids.add(Long.parseLong(m.group(1)));
         }
@@ -71,11 +70,11 @@ class SparesTest {
 
             await().atMost(START).ignoreExceptions().until(() -> RawHttp.get(port, "/runtime").pid() == spare);
             assertThat(RawHttp.get(port, "/runtime").number("workerId"), is(1L));
-            assertThat(cluster.output(), containsString("worker 1 is now spare pid=" + spare));
+            assertThat(cluster.output(), containsString(StatusLines.nowSpare(1, spare)));
             await().atMost(START).until(() -> spares(cluster).size() == 2);
             long next = spares(cluster).get(1);
             assertThat(ClusterProcess.alive(next), is(true));
-            await().atMost(START).until(() -> cluster.output().contains("spare pid=" + next + " standing by"));
+            await().atMost(START).until(() -> cluster.output().contains(StatusLines.standingBy(next)));
             assertThat(listeningSockets(next, port), empty());
         }
     }
@@ -91,9 +90,9 @@ class SparesTest {
             await().atMost(START).until(() -> spares(cluster).size() == 2);
             long newSpare = spares(cluster).get(1);
             assertThat("the spare of the old settings", ClusterProcess.alive(oldSpare), is(false));
-            assertThat(cluster.output().indexOf("spare started pid=" + newSpare),
+            assertThat(cluster.output().indexOf(StatusLines.started(0, newSpare)),
                     is(greaterThan(cluster.output().indexOf("rolling restart done"))));
-            await().atMost(START).until(() -> cluster.output().contains("spare pid=" + newSpare + " standing by"));
+            await().atMost(START).until(() -> cluster.output().contains(StatusLines.standingBy(newSpare)));
 
             List<Long> everyone = cluster.announcedWorkerPids();
             cluster.primary().process().toHandle().destroy();

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.store.StoreUri;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -26,6 +26,8 @@ import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
 
 class WorkerLauncherTest {
+    private static final String MAIN = "dev.loanruntime.Main";
+
     @Test
     void takesTheClassPathFromTheLoaderThatLoadedTheProjectUnderMavenExec() throws Exception {
         Path classes = Path.of("/work/project/target/classes");
@@ -47,10 +49,11 @@ class WorkerLauncherTest {
 
     @Test
     void passesEveryServeOptionToTheWorkerAndTheIdThroughTheEnvironment() {
-        ServeOptions options = new ServeOptions("127.0.0.1", 8431, ThreadModel.PLATFORM, 50, 1, 2, 8, 3,
-                StoreUri.parse("sqlite:/tmp/loans.db"), new ScryptCost(1024, 8, 1, 32), Duration.ofSeconds(60))
-                .withScrypt(ScryptProvider.CONSCRYPT);
-        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", options, 21);
+        ServeOptions options = ServeOptions.defaults().toBuilder().port(8431).threads(ThreadModel.PLATFORM)
+                .platformThreads(50).carriers(1).cryptoThreads(2).cryptoQueue(8).maxDerivations(3)
+                .store(StoreUri.parse("sqlite:/tmp/loans.db")).memberCost(new ScryptCost(1024, 8, 1, 32))
+                .sessionTtl(Duration.ofSeconds(60)).scrypt(ScryptProvider.CONSCRYPT).build();
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", MAIN, options, 21);
 
         assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
                 "--host", "127.0.0.1", "--port", "8431", "--threads", "platform", "--platform-threads", "50",
@@ -63,7 +66,7 @@ class WorkerLauncherTest {
 
     @Test
     void aSpareIsAWorkerThatStandsBy() {
-        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", ServeOptions.defaults(), 25);
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", MAIN, ServeOptions.defaults(), 25);
 
         assertThat(launcher.builder(0).command().getLast(), is("--standby"));
         assertThat(launcher.builder(1).command().contains("--standby"), is(false));
@@ -75,7 +78,7 @@ class WorkerLauncherTest {
         Path cache = Files.writeString(dir.resolve("loan-runtime.aot"), "cache");
         Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 1000));
 
-        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", jar.toString(), ServeOptions.defaults(), 25);
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", jar.toString(), MAIN, ServeOptions.defaults(), 25);
 
         assertThat(launcher.command().subList(0, 5), contains("/jdk/bin/java", "-XX:AOTCache=" + cache,
                 "-Xlog:aot*=error", "-cp", jar.toString()));
@@ -95,7 +98,7 @@ class WorkerLauncherTest {
 
         Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 1000));
         assertThat("a cache older than the jar", WorkerLauncher.aotCache(jar.toString(), 25), empty());
-        assertThat(new WorkerLauncher("/jdk/bin/java", jar.toString(), ServeOptions.defaults(), 25).command()
+        assertThat(new WorkerLauncher("/jdk/bin/java", jar.toString(), MAIN, ServeOptions.defaults(), 25).command()
                 .subList(0, 3), contains("/jdk/bin/java", "-cp", jar.toString()));
     }
 }

@@ -24,6 +24,7 @@ class CryptoPoolTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     @Test
+    @SuppressWarnings("try") // unblock is never read: it is a resource only for what closing it does
     void aCallerInterruptedWhileItsTaskIsQueuedGivesItsSlotBack() throws Exception {
         BlockingHasher hasher = new BlockingHasher();
         // One thread and one waiting place, as a server under load might have them: two slots in all.

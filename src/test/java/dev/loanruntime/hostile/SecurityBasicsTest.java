@@ -13,6 +13,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import dev.loanruntime.serve.StatusLines;
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 
@@ -65,7 +66,7 @@ class SecurityBasicsTest {
             server.sigterm();
             assertEquals(0, server.awaitExit(Duration.ofSeconds(30)));
             String output = server.output();
-            assertTrue(output.contains("loan-runtime stopped"), output);
+            assertTrue(output.contains(StatusLines.STOPPED), output);
             for (String secret : List.of(wrongPassword, "\"password\"", token)) {
                 assertFalse(output.contains(secret), "the server printed a secret: " + secret + "\n" + output);
             }

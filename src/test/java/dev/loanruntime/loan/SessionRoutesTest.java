@@ -13,11 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import dev.loanruntime.LoanServer;
 import dev.loanruntime.crypto.ScryptCost;
-import dev.loanruntime.runtime.ServeOptions;
-import dev.loanruntime.runtime.ThreadModel;
-import dev.loanruntime.store.StoreUri;
+import dev.loanruntime.serve.LoanServer;
+import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
 
 import static org.awaitility.Awaitility.await;
@@ -53,8 +51,8 @@ class SessionRoutesTest {
     }
 
     static ServeOptions options(ScryptCost memberCost, Duration ttl) {
-        return new ServeOptions("127.0.0.1", 0, ThreadModel.VIRTUAL, 200, Runtime.getRuntime().availableProcessors(),
-                4, 64, 0, StoreUri.parse("local"), memberCost, ttl);
+        return ServeOptions.defaults().toBuilder().port(0).cryptoThreads(4).memberCost(memberCost).sessionTtl(ttl)
+                .build();
     }
 
     @Test

@@ -11,7 +11,8 @@ import io.helidon.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.loanruntime.LoanServer;
+import dev.loanruntime.serve.LoanServer;
+import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,8 +30,8 @@ class PlatformThreadsTest {
 
     @Test
     void aPoolOfTwoServesSixOneSecondWaitsInThreeRounds() throws Exception {
-        ServeOptions options = new ServeOptions("127.0.0.1", 0, ThreadModel.PLATFORM, THREADS,
-                ServeOptions.defaults().carriers(), 1, 1, 1);
+        ServeOptions options = ServeOptions.defaults().toBuilder().port(0).threads(ThreadModel.PLATFORM)
+                .platformThreads(THREADS).cryptoThreads(1).cryptoQueue(1).maxDerivations(1).build();
         try (LoanServer server = LoanServer.start(options, Config.create());
                 Http http = new Http("http://127.0.0.1:" + server.port());
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {

@@ -19,10 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.loanruntime.LoanServer;
 import dev.loanruntime.crypto.ScryptCost;
-import dev.loanruntime.runtime.ServeOptions;
-import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.serve.LoanServer;
+import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -38,9 +37,9 @@ class SqliteServerTest {
     Path dir;
 
     private LoanServer start(Path db) {
-        return LoanServer.start(new ServeOptions("127.0.0.1", 0, ThreadModel.VIRTUAL, 200,
-                ServeOptions.defaults().carriers(), 1, 4, 1, StoreUri.parse("sqlite:" + db),
-                ScryptCost.parse("1024,8,1"), Duration.ofMinutes(5)), Config.create());
+        return LoanServer.start(ServeOptions.defaults().toBuilder().port(0).cryptoThreads(1).cryptoQueue(4)
+                .maxDerivations(1).store(StoreUri.parse("sqlite:" + db)).memberCost(ScryptCost.parse("1024,8,1"))
+                .sessionTtl(Duration.ofMinutes(5)).build(), Config.create());
     }
 
     @Test

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+
+import dev.loanruntime.serve.StatusLines;
 
 import static org.awaitility.Awaitility.await;
 
@@ -19,7 +20,6 @@ import static org.awaitility.Awaitility.await;
  * ever named in its output, by PID: after a SIGKILL of the primary its workers are no longer its descendants.
  */
 public final class ClusterProcess implements AutoCloseable {
-    private static final Pattern STARTED = Pattern.compile("(?:worker \\d+|spare) started pid=(\\d+)");
     private final ServerProcess primary;
 
     private ClusterProcess(ServerProcess primary) {
@@ -59,7 +59,7 @@ public final class ClusterProcess implements AutoCloseable {
             if (!primary.process().isAlive()) {
                 throw new IllegalStateException("primary exited before ready:\n" + output());
             }
-            return output().contains("cluster ready");
+            return output().contains(StatusLines.CLUSTER_READY);
         });
         return this;
     }
@@ -85,7 +85,7 @@ public final class ClusterProcess implements AutoCloseable {
     /** Every worker and spare pid the primary has announced so far. */
     public List<Long> announcedWorkerPids() {
         List<Long> pids = new ArrayList<>();
-        Matcher m = STARTED.matcher(output());
+        Matcher m = StatusLines.STARTED.matcher(output());
         while (m.find()) {
             pids.add(Long.parseLong(m.group(1)));
         }

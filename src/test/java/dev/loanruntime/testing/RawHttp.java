@@ -116,6 +116,8 @@ public final class RawHttp {
      * answered the request, so a client may send it again (RFC 9110, 9.2.2, for idempotent methods).
      */
     public static final class NoResponseException extends IOException {
+        private static final long serialVersionUID = 1L;
+
         NoResponseException(IOException cause) {
             super("no response: " + cause, cause);
         }

@@ -13,7 +13,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import dev.loanruntime.serve.StatusLines;
 
 /**
  * A loan-runtime command in a child JVM with the test class path: for behaviour that depends on JVM flags
@@ -21,7 +22,6 @@ import java.util.regex.Pattern;
  * its descendants are killed by PID even when the test fails.
  */
 public final class ServerProcess implements AutoCloseable {
-    private static final Pattern ADDRESS = Pattern.compile("address=http://([^:\\s]+):(\\d+)");
     private final Process process;
     private final List<String> output = new ArrayList<>();
     private final CompletableFuture<Integer> port = new CompletableFuture<>();
@@ -65,7 +65,7 @@ public final class ServerProcess implements AutoCloseable {
                 synchronized (output) {
                     output.add(line);
                 }
-                Matcher m = ADDRESS.matcher(line);
+                Matcher m = StatusLines.ADDRESS.matcher(line);
                 if (m.find()) {
                     port.complete(Integer.parseInt(m.group(2)));
                 }

@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.cli;
 
 import java.util.Locale;
 import java.util.Map;
@@ -14,17 +14,17 @@ import picocli.CommandLine;
  * own default; the measurement commands take only their own ({@code loan.derive.*}, {@code LOAN_DERIVE_*}).
  * picocli converts and validates the value the same way whatever its source.
  */
-final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
+public final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
     /** The commands that start no server, and so do not take the server's settings ({@code loan.*}). */
     private static final Set<String> MEASUREMENT_COMMANDS = Set.of("probe", "load", "derive", "chart");
     private final Map<String, String> env;
     private final Config config;
 
-    SettingsDefaults() {
+    public SettingsDefaults() {
         this(System.getenv(), Config.create());
     }
 
-    SettingsDefaults(Map<String, String> env, Config config) {
+    public SettingsDefaults(Map<String, String> env, Config config) {
         this.env = env;
         this.config = config;
     }
@@ -66,7 +66,7 @@ final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
     }
 
     /** The configuration the server itself reads (its {@code server} section). */
-    Config config() {
+    public Config config() {
         return config;
     }
 }

@@ -1,4 +1,4 @@
-package dev.loanruntime.cluster;
+package dev.loanruntime.serve;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -8,21 +8,18 @@ import java.util.OptionalInt;
 
 /**
  * The promotion of a cluster's spare worker, both ends. A spare is a worker JVM that has started and warmed up but
- * does not listen; it prints {@link #READY_LINE} and blocks on the pipe from its primary. The primary promotes it by
- * writing {@code listen <worker id>} on that pipe; the spare then binds the shared port as that worker. End of file
+ * does not listen; it prints {@link StatusLines#standby its standby line} and blocks on the pipe from its primary. The primary promotes it by
+ * writing {@link StatusLines#StatusLines.LISTEN listen <worker id>} on that pipe; the spare then binds the shared port as that worker. End of file
  * before a promotion means the primary is gone (or, in a training run, that nobody will promote it).
  */
 public final class Standby {
-    /** What a spare prints when it is warm and waits. */
-    public static final String READY_LINE = "loan-runtime standby pid=";
-    private static final String LISTEN = "listen ";
 
     private Standby() {
     }
 
     /** The line the primary writes to promote a spare to worker {@code id}. */
-    static byte[] promotion(int id) {
-        return (LISTEN + id + "\n").getBytes(StandardCharsets.US_ASCII);
+    public static byte[] promotion(int id) {
+        return (StatusLines.listen(id) + "\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     /**
@@ -47,12 +44,12 @@ public final class Standby {
         }
         String text = line.toString(StandardCharsets.US_ASCII);
         try {
-            if (text.startsWith(LISTEN)) {
-                return OptionalInt.of(Integer.parseInt(text.substring(LISTEN.length()).trim()));
+            if (text.startsWith(StatusLines.LISTEN)) {
+                return OptionalInt.of(Integer.parseInt(text.substring(StatusLines.LISTEN.length()).trim()));
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalStateException("expected '" + LISTEN + "<worker id>' from the primary but read '" + text + "'");
+        throw new IllegalStateException("expected '" + StatusLines.LISTEN + "<worker id>' from the primary but read '" + text + "'");
     }
 }

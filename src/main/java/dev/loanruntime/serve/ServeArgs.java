@@ -1,33 +1,37 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
-import java.util.function.Function;
 
+import dev.loanruntime.cli.Converters.ScryptCostConverter;
+import dev.loanruntime.cli.Converters.ScryptProviderConverter;
+import dev.loanruntime.cli.Converters.StoreUriConverter;
+import dev.loanruntime.cli.Converters.ThreadModelConverter;
+import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.store.StoreUri;
 
 /** The options of one server process, shared by {@code serve} and by the commands that start servers. */
 public final class ServeArgs {
-    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "HOST",
+    @Option(names = "--host", defaultValue = ServeOptions.DEFAULT_HOST, paramLabel = "HOST",
             description = "Address to bind (default: ${DEFAULT-VALUE}).")
     String host;
 
-    @Option(names = "--port", defaultValue = "8430", paramLabel = "PORT",
+    @Option(names = "--port", defaultValue = ServeOptions.DEFAULT_PORT, paramLabel = "PORT",
             description = "Port to bind, 0 for any free port (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--threads", defaultValue = "virtual", paramLabel = "MODEL", converter = ThreadModelConverter.class,
+    @Option(names = "--threads", defaultValue = ServeOptions.DEFAULT_THREADS, paramLabel = "MODEL",
+            converter = ThreadModelConverter.class,
             description = "Threads that run route handlers: virtual (one virtual thread per request) or platform "
                     + "(a fixed pool of platform threads, thread-per-request) (default: ${DEFAULT-VALUE}).")
     ThreadModel threads;
 
-    @Option(names = "--platform-threads", defaultValue = "200", paramLabel = "N",
+    @Option(names = "--platform-threads", defaultValue = ServeOptions.DEFAULT_PLATFORM_THREADS, paramLabel = "N",
             description = "Handler pool size with --threads platform (default: ${DEFAULT-VALUE}).")
     int platformThreads;
 
@@ -41,33 +45,34 @@ public final class ServeArgs {
                     + "4, but more threads than cores derive no faster and slow the light requests down).")
     Integer cryptoThreads;
 
-    @Option(names = "--crypto-queue", defaultValue = "64", paramLabel = "N",
+    @Option(names = "--crypto-queue", defaultValue = ServeOptions.DEFAULT_CRYPTO_QUEUE, paramLabel = "N",
             description = "Derivations that may wait for a crypto thread; beyond that, 503 at once "
                     + "(default: ${DEFAULT-VALUE}).")
     int cryptoQueue;
 
-    @Option(names = "--max-derivations", defaultValue = "0", paramLabel = "N",
+    @Option(names = "--max-derivations", defaultValue = ServeOptions.DEFAULT_MAX_DERIVATIONS, paramLabel = "N",
             description = "Derivations that may hold their 64 MiB at once, in any thread model; 0 derives it from "
                     + "the heap: half of -Xmx / 64 MiB (default: ${DEFAULT-VALUE}).")
     int maxDerivations;
 
-    @Option(names = "--store", defaultValue = "local", paramLabel = "URI", converter = StoreUriConverter.class,
+    @Option(names = "--store", defaultValue = ServeOptions.DEFAULT_STORE, paramLabel = "URI",
+            converter = StoreUriConverter.class,
             description = "Where the loan counter and the sessions live: local (this process's memory), "
                     + "sqlite:PATH (a file shared by the processes of this machine) or redis://HOST:PORT[/DB] "
                     + "(a server shared by processes on many machines) (default: ${DEFAULT-VALUE}).")
     StoreUri store;
 
-    @Option(names = "--member-cost", defaultValue = "65536,8,8", paramLabel = "N,r,p",
+    @Option(names = "--member-cost", defaultValue = ServeOptions.DEFAULT_MEMBER_COST, paramLabel = "N,r,p",
             converter = ScryptCostConverter.class,
             description = "scrypt cost of the members' password hashes; lower it for tests "
                     + "(default: ${DEFAULT-VALUE}, the lesson's).")
     ScryptCost memberCost;
 
-    @Option(names = "--session-ttl", defaultValue = "1800", paramLabel = "SECONDS",
+    @Option(names = "--session-ttl", defaultValue = ServeOptions.DEFAULT_SESSION_TTL, paramLabel = "SECONDS",
             description = "How long a member's session lives (default: ${DEFAULT-VALUE}).")
     long sessionTtlSeconds;
 
-    @Option(names = "--scrypt", defaultValue = "reuse", paramLabel = "PROVIDER",
+    @Option(names = "--scrypt", defaultValue = ServeOptions.DEFAULT_SCRYPT, paramLabel = "PROVIDER",
             converter = ScryptProviderConverter.class,
             description = "scrypt implementation: reuse (pure Java over a 64 MiB workspace that each derivation "
                     + "permit keeps: about 20 KB of garbage per derivation), bouncycastle (BouncyCastle's "
@@ -78,53 +83,20 @@ public final class ServeArgs {
 
     /** Validated options; the error names the option and what it accepts. */
     public ServeOptions toOptions(CommandLine commandLine) {
-        try {
-            return new ServeOptions(host, port, threads, platformThreads,
-                    carriers == null ? Runtime.getRuntime().availableProcessors() : carriers,
-                    cryptoThreads == null ? Runtime.getRuntime().availableProcessors() : cryptoThreads,
-                    cryptoQueue, maxDerivations, store, memberCost, Duration.ofSeconds(sessionTtlSeconds))
-                    .withScrypt(scrypt);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(commandLine, e.getMessage());
-        }
-    }
-
-    static final class ThreadModelConverter implements CommandLine.ITypeConverter<ThreadModel> {
-        @Override
-        public ThreadModel convert(String value) {
-            return parsed(ThreadModel::parse, value);
-        }
-    }
-
-    static final class StoreUriConverter implements CommandLine.ITypeConverter<StoreUri> {
-        @Override
-        public StoreUri convert(String value) {
-            return parsed(StoreUri::parse, value);
-        }
-    }
-
-    /** Also used by {@code derive}. */
-    public static final class ScryptCostConverter implements CommandLine.ITypeConverter<ScryptCost> {
-        @Override
-        public ScryptCost convert(String value) {
-            return parsed(ScryptCost::parse, value);
-        }
-    }
-
-    /** Also used by {@code derive}. */
-    public static final class ScryptProviderConverter implements CommandLine.ITypeConverter<ScryptProvider> {
-        @Override
-        public ScryptProvider convert(String value) {
-            return parsed(ScryptProvider::parse, value);
-        }
-    }
-
-    /** Runs a value type's {@code parse}; its message (naming the bad value) becomes picocli's usage error. */
-    private static <T> T parsed(Function<String, T> parse, String value) {
-        try {
-            return parse.apply(value);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException(e.getMessage());
-        }
+        int cores = Runtime.getRuntime().availableProcessors();
+        return UsageError.orUsage(commandLine, () -> ServeOptions.defaults().toBuilder()
+                .host(host)
+                .port(port)
+                .threads(threads)
+                .platformThreads(platformThreads)
+                .carriers(carriers == null ? cores : carriers)
+                .cryptoThreads(cryptoThreads == null ? cores : cryptoThreads)
+                .cryptoQueue(cryptoQueue)
+                .maxDerivations(maxDerivations)
+                .store(store)
+                .memberCost(memberCost)
+                .sessionTtl(Duration.ofSeconds(sessionTtlSeconds))
+                .scrypt(scrypt)
+                .build());
     }
 }

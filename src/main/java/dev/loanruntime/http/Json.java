@@ -1,4 +1,4 @@
-package dev.loanruntime.loan;
+package dev.loanruntime.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,4 +1,4 @@
-package dev.loanruntime.loan;
+package dev.loanruntime.http;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import java.io.UncheckedIOException;
 import java.util.OptionalInt;
@@ -11,20 +11,16 @@ import io.helidon.logging.common.LogConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import sun.misc.Signal;
 
-import dev.loanruntime.cluster.PrimaryWatch;
-import dev.loanruntime.cluster.Standby;
+import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.RuntimeService;
-import dev.loanruntime.runtime.ServeOptions;
 import dev.loanruntime.store.StoreUnavailableException;
 
 /** {@code serve}: runs the loan service until SIGTERM or SIGINT, then stops gracefully and exits 0. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
          description = "Run the loan service. Every option may also come from the environment (LOAN_<OPTION>, "
                  + "e.g. LOAN_CRYPTO_THREADS=8) or from application.yaml (loan.<option>); the command line wins.")
-final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer> {
     private static final int WARM_UP_ROUNDS = 50;
     @Mixin
     ServeArgs args;
@@ -52,7 +48,7 @@ final class ServeCommand implements Callable<Integer> {
         LogConfig.configureRuntime();
         Config config = ((SettingsDefaults) spec.commandLine().getDefaultValueProvider()).config();
         if (warmUpOnly) {
-            System.out.println("loan-runtime warm-up=" + WarmUp.run(options, config, WARM_UP_ROUNDS) + "ms");
+            System.out.println(StatusLines.warmUp(WarmUp.run(options, config, WARM_UP_ROUNDS)));
             return 0;
         }
         if (standby) {
@@ -82,19 +78,20 @@ final class ServeCommand implements Callable<Integer> {
             System.err.println("loan-runtime: warning: --host " + options.host()
                     + " accepts connections from other machines; this service has no authentication");
         }
-        System.out.println(startLine(options, server));
+        System.out.println(StatusLines.serving(server.report(), options.host(), server.port(),
+                options.store().toString()));
         System.out.flush();
 
         CountDownLatch stop = new CountDownLatch(1);
         // Our own handlers, so that a requested stop ends with status 0 rather than 128 + signal.
-        Signal.handle(new Signal("TERM"), signal -> stop.countDown());
-        Signal.handle(new Signal("INT"), signal -> stop.countDown());
+        Signals.on("TERM", stop::countDown);
+        Signals.on("INT", stop::countDown);
         if (options.workerId() > 0) {
             PrimaryWatch.start(stop::countDown);
         }
         stop.await();
         server.close();
-        System.out.println("loan-runtime stopped pid=" + ProcessHandle.current().pid());
+        System.out.println(StatusLines.stopped(ProcessHandle.current().pid()));
         System.out.flush();
         return 0;
     }
@@ -102,21 +99,11 @@ final class ServeCommand implements Callable<Integer> {
     /** Warms up, says so, and blocks until the primary promotes this spare (its worker id) or goes (empty). */
     private static OptionalInt standBy(ServeOptions options, Config config) {
         // A spare has nothing to finish: a stop request ends it at once, with the status of a requested stop.
-        Signal.handle(new Signal("TERM"), signal -> Runtime.getRuntime().exit(0));
-        Signal.handle(new Signal("INT"), signal -> Runtime.getRuntime().exit(0));
+        Signals.on("TERM", () -> Runtime.getRuntime().exit(0));
+        Signals.on("INT", () -> Runtime.getRuntime().exit(0));
         long warmedMillis = WarmUp.run(options, config, WARM_UP_ROUNDS);
-        System.out.println(Standby.READY_LINE + ProcessHandle.current().pid() + " warm-up=" + warmedMillis + "ms");
+        System.out.println(StatusLines.standby(ProcessHandle.current().pid(), warmedMillis));
         System.out.flush();
         return Standby.awaitPromotion(System.in);
-    }
-
-    static String startLine(ServeOptions options, LoanServer server) {
-        RuntimeService.Report r = server.report();
-        return "loan-runtime serving pid=%d address=http://%s:%d threads=%s carriers=%d crypto-threads=%d "
-                .formatted(r.pid(), options.host(), server.port(), r.threadModel(), r.carriers(), r.cryptoThreads())
-                + "crypto-queue=%d max-derivations=%d%s java=%s".formatted(r.cryptoQueue(), r.derivationLimit(),
-                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
-                + " store=" + options.store() + " scrypt=" + r.hasher()
-                + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
     }
 }

@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +13,6 @@ import java.util.regex.Pattern;
 
 import io.helidon.config.Config;
 
-import dev.loanruntime.runtime.ServeOptions;
 
 /**
  * Does once what a worker's first requests would otherwise pay for: loads and links the classes of start-up and

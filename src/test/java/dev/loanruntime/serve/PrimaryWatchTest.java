@@ -1,4 +1,4 @@
-package dev.loanruntime.cluster;
+package dev.loanruntime.serve;
 
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;

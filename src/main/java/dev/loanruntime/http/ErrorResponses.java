@@ -1,4 +1,4 @@
-package dev.loanruntime.loan;
+package dev.loanruntime.http;
 
 import java.util.Locale;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -9,8 +9,6 @@ import io.helidon.config.Config;
 import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.ServeOptions;
-import dev.loanruntime.runtime.ThreadModel;
 
 /**
  * A server with one carrier whose inline derivation holds that carrier, busy, for exactly as long as a test wants:
@@ -26,7 +24,8 @@ public final class CarrierHoldingServer {
     public static void main(String[] args) throws Exception {
         Carriers.configure(1);    // before anything creates a virtual thread
         Holder holder = new Holder();
-        ServeOptions options = new ServeOptions("127.0.0.1", 0, ThreadModel.VIRTUAL, 200, 1, 1, 4, 4);
+        ServeOptions options = ServeOptions.defaults().toBuilder().port(0).carriers(1).cryptoThreads(1).cryptoQueue(4)
+                .maxDerivations(4).build();
         try (LoanServer server = LoanServer.start(options, Config.create(), holder)) {
             System.out.println("carrier-holding server address=http://127.0.0.1:" + server.port());
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

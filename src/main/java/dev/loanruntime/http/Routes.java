@@ -1,4 +1,4 @@
-package dev.loanruntime.loan;
+package dev.loanruntime.http;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;

@@ -1,4 +1,4 @@
-package dev.loanruntime.runtime;
+package dev.loanruntime.serve;
 
 import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRules;
@@ -8,8 +8,11 @@ import io.helidon.webserver.http.ServerResponse;
 
 import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.loan.Json;
-import dev.loanruntime.loan.Routes;
+import dev.loanruntime.http.Json;
+import dev.loanruntime.http.Routes;
+import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.runtime.InFlight;
+import dev.loanruntime.runtime.ThreadModel;
 
 /** {@code GET /runtime}: the execution model this process actually runs, as observed, not as asked for. */
 public final class RuntimeService implements HttpService {

@@ -1,4 +1,4 @@
-package dev.loanruntime;
+package dev.loanruntime.serve;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -12,8 +12,6 @@ import org.junit.jupiter.api.Test;
 import dev.loanruntime.crypto.BlockingHasher;
 import dev.loanruntime.crypto.FailingHasher;
 import dev.loanruntime.crypto.PasswordHasher;
-import dev.loanruntime.runtime.ServeOptions;
-import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.testing.Http;
 
 import static org.awaitility.Awaitility.await;
@@ -25,8 +23,8 @@ class HeavyRouteErrorsTest {
     private static final String JSON = "application/json; charset=utf-8";
 
     private static ServeOptions options(int cryptoThreads, int cryptoQueue, int maxDerivations) {
-        return new ServeOptions("127.0.0.1", 0, ThreadModel.VIRTUAL, 200,
-                ServeOptions.defaults().carriers(), cryptoThreads, cryptoQueue, maxDerivations);
+        return ServeOptions.defaults().toBuilder().port(0).cryptoThreads(cryptoThreads).cryptoQueue(cryptoQueue)
+                .maxDerivations(maxDerivations).build();
     }
 
     @Test

@@ -1,0 +1,66 @@
+package dev.loanruntime.cli;
+
+import java.io.PrintWriter;
+import java.util.function.Supplier;
+
+import picocli.CommandLine;
+
+/**
+ * The one form of a usage error, whichever command has the option: {@code Invalid value for option '--port':
+ * expected an integer from 0 to 65535 but was '70000'}. Value types and commands throw the
+ * {@link IllegalArgumentException}s built here; {@link #orUsage} turns them into picocli's usage error, which
+ * {@link #handle} prints as that one line before the command exits with status 2. Runs on the caller's thread.
+ */
+public final class UsageError {
+    /** The exit status of every usage error. */
+    public static final int STATUS = 2;
+
+    private UsageError() {
+    }
+
+    /** {@code Invalid value for option '<option>': expected <expected> but was '<value>'}. */
+    public static IllegalArgumentException invalid(String option, String expected, Object value) {
+        return invalid(option, "expected " + expected + " but was '" + value + "'");
+    }
+
+    /** {@code Invalid value for option '<option>': <detail>}, for a detail that is more than what was expected. */
+    public static IllegalArgumentException invalid(String option, String detail) {
+        return new IllegalArgumentException("Invalid value for option '" + option + "': " + detail);
+    }
+
+    /**
+     * Checks that {@code value} of {@code option} lies in [{@code min}, {@code max}].
+     *
+     * @throws IllegalArgumentException naming the option, the range and the bad value
+     */
+    public static void check(String option, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw invalid(option, "an integer from " + min + " to " + max, value);
+        }
+    }
+
+    /** Runs {@code checks}; an {@link IllegalArgumentException} from them becomes a usage error of {@code command}. */
+    public static <T> T orUsage(CommandLine command, Supplier<T> checks) {
+        try {
+            return checks.get();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(command, e.getMessage());
+        }
+    }
+
+    /** {@link #orUsage(CommandLine, Supplier)} for checks that return nothing. */
+    public static void orUsage(CommandLine command, Runnable checks) {
+        orUsage(command, () -> {
+            checks.run();
+            return null;
+        });
+    }
+
+    /** picocli's parameter-exception handler: the message alone, one line on the command's error stream, status 2. */
+    public static int handle(CommandLine.ParameterException e, String[] args) {
+        PrintWriter err = e.getCommandLine().getErr();
+        err.println(e.getMessage());
+        err.flush();
+        return STATUS;
+    }
+}
