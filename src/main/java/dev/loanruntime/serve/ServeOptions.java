@@ -7,6 +7,7 @@ import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUri;
 
 /**
@@ -39,6 +40,8 @@ public final class ServeOptions {
     public static final String DEFAULT_SESSION_TTL = "1800";
     /** {@code --scrypt}. */
     public static final String DEFAULT_SCRYPT = "reuse";
+    /** {@code --server-timing}. */
+    public static final String DEFAULT_SERVER_TIMING = "on-request";
     /** The longest session: one day. */
     public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
 
@@ -55,6 +58,7 @@ public final class ServeOptions {
     private final Duration sessionTtl;
     private final int workerId;
     private final ScryptProvider scrypt;
+    private final ServerTiming serverTiming;
 
     private ServeOptions(Builder b) {
         this.host = b.host;
@@ -70,6 +74,7 @@ public final class ServeOptions {
         this.sessionTtl = b.sessionTtl;
         this.workerId = b.workerId;
         this.scrypt = b.scrypt;
+        this.serverTiming = b.serverTiming;
     }
 
     /**
@@ -92,7 +97,8 @@ public final class ServeOptions {
                 .memberCost(ScryptCost.parse(DEFAULT_MEMBER_COST))
                 .sessionTtl(Duration.ofSeconds(Long.parseLong(DEFAULT_SESSION_TTL)))
                 .workerId(0)
-                .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT));
+                .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT))
+                .serverTiming(ServerTiming.parse(DEFAULT_SERVER_TIMING));
         return b.build();
     }
 
@@ -184,6 +190,11 @@ public final class ServeOptions {
         return scrypt;
     }
 
+    /** When responses carry the request's stages in a {@code Server-Timing} header. */
+    public ServerTiming serverTiming() {
+        return serverTiming;
+    }
+
     /**
      * Changes options one at a time; each setter checks its value and throws an {@link IllegalArgumentException}
      * that names the option and the bad value ({@link UsageError}). Not thread-safe; use it on one thread.
@@ -202,6 +213,7 @@ public final class ServeOptions {
         private Duration sessionTtl;
         private int workerId;
         private ScryptProvider scrypt;
+        private ServerTiming serverTiming;
 
         private Builder() {
         }
@@ -220,6 +232,7 @@ public final class ServeOptions {
             sessionTtl = o.sessionTtl;
             workerId = o.workerId;
             scrypt = o.scrypt;
+            serverTiming = o.serverTiming;
         }
 
         public Builder host(String host) {
@@ -303,6 +316,11 @@ public final class ServeOptions {
 
         public Builder scrypt(ScryptProvider scrypt) {
             this.scrypt = Objects.requireNonNull(scrypt, "scrypt");
+            return this;
+        }
+
+        public Builder serverTiming(ServerTiming serverTiming) {
+            this.serverTiming = Objects.requireNonNull(serverTiming, "serverTiming");
             return this;
         }
 
