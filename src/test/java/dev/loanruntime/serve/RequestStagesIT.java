@@ -14,6 +14,7 @@ import dev.loanruntime.stages.StageTimes;
 import dev.loanruntime.testing.ServerProcess;
 import dev.loanruntime.testing.TimedHttp;
 
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
@@ -89,6 +90,34 @@ class RequestStagesIT {
         }
     }
 
+    /**
+     * The blind spot, stated: a later request on a kept-alive connection that waits for the only carrier shows no
+     * {@code carrier} stage; the wait is inside {@code idle}, outside the server's total, and only the client's
+     * time minus the server's total ({@code outside}) shows it.
+     */
+    @Test
+    void onAKeptAliveConnectionACarrierWaitHidesInIdleAndOutside() throws Exception {
+        try (ServerProcess server = spinning(1, "virtual");
+                TimedHttp.KeptAlive connection = new TimedHttp.KeptAlive(server.port());
+                ExecutorService clients = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())) {
+            int port = server.port();
+            assertThat(connection.get("/books", ASK).status(), is(200));
+            int spinsBefore = spins(server);
+            Future<TimedHttp.Response> heavy = clients.submit(() -> TimedHttp.get(port, "/member/verify-blocking", ASK));
+            // Sent while the derivation holds the carrier: the heavy one's own carrier wait may vary.
+            await().atMost(Duration.ofSeconds(30)).until(() -> spins(server) > spinsBefore);
+            TimedHttp.Response later = connection.get("/books", ASK);
+            StageTimes heavyTimes = times(heavy.get());
+            StageTimes times = times(later);
+            double outside = later.clientMillis() - times.ms("total");
+            String both = "later " + times + " (client " + later.clientMillis() + " ms), heavy " + heavyTimes;
+            assertThat(both, times.stage("carrier").isPresent(), is(false));
+            assertThat(both, times.ms("idle"), greaterThan(0.5 * heavyTimes.ms("handler")));
+            assertThat(both, times.ms("total"), lessThan(0.25 * heavyTimes.ms("handler")));
+            assertThat(both, outside, greaterThan(0.5 * heavyTimes.ms("handler")));
+        }
+    }
+
     @Test
     void platformThreadsQueueNothingAndHoldNoCarrier() throws Exception {
         try (ServerProcess server = spinning(1, "platform")) {
@@ -139,6 +168,10 @@ class RequestStagesIT {
     private static StageTimes times(TimedHttp.Response response) {
         assertThat(response.body(), response.status(), is(200));
         return StageTimes.parse(response.header("Server-Timing"));
+    }
+
+    private static int spins(ServerProcess server) {
+        return server.output().split(SpinningHasherServer.SPINNING, -1).length - 1;
     }
 
     private static ServerProcess spinning(int carriers, String threads) throws java.io.IOException {

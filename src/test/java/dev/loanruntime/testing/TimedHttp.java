@@ -51,19 +51,50 @@ public final class TimedHttp {
             }
             out.write(request.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
-            // To the body's last byte by Content-Length: Helidon leaves the socket open after 'Connection: close'
-            // until the client closes it.
-            InputStream in = socket.getInputStream();
-            String head = readHead(in);
-            Response response = parse(head, "", 0);
-            String length = response.header("Content-Length");
-            byte[] body = in.readNBytes(length == null ? 0 : Integer.parseInt(length));
-            double millis = (System.nanoTime() - start) / 1e6;
-            return parse(head, new String(body, StandardCharsets.UTF_8), millis);
+            return read(socket.getInputStream(), start);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
         }
+    }
+
+    /** A kept-alive connection: requests one after the other, each timed from its first byte to its last. */
+    public static final class KeptAlive implements AutoCloseable {
+        private final Socket socket;
+
+        public KeptAlive(int port) throws IOException {
+            this.socket = new Socket("127.0.0.1", port);
+            socket.setSoTimeout(60_000);
+        }
+
+        public Response get(String path, String... headers) throws IOException {
+            long start = System.nanoTime();
+            StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+            for (String header : headers) {
+                request.append(header).append("\r\n");
+            }
+            socket.getOutputStream().write(request.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return read(socket.getInputStream(), start);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    /**
+     * To the body's last byte by Content-Length: Helidon leaves the socket open after 'Connection: close' until the
+     * client closes it.
+     */
+    private static Response read(InputStream in, long start) throws IOException {
+        String head = readHead(in);
+        Response response = parse(head, "", 0);
+        String length = response.header("Content-Length");
+        byte[] body = in.readNBytes(length == null ? 0 : Integer.parseInt(length));
+        double millis = (System.nanoTime() - start) / 1e6;
+        return parse(head, new String(body, StandardCharsets.UTF_8), millis);
     }
 
     private static String readHead(InputStream in) throws IOException {
