@@ -23,7 +23,7 @@ import static org.hamcrest.Matchers.not;
 /**
  * SIGTERM to {@code serve}: it stops accepting at once, lets the requests in flight finish within the shutdown
  * grace period ({@code server.shutdown-grace-period}, 10 s in application.yaml, checked by
- * {@code ConfiguredLimitsIT}), and exits 0.
+ * {@code ConfiguredLimitsTest}), and exits 0.
  */
 @Timeout(90)
 class GracefulStopIT {

@@ -16,7 +16,7 @@ import static org.hamcrest.Matchers.is;
  * other tests in this package show each one acting, with these values or with short ones given as system
  * properties).
  */
-class ConfiguredLimitsIT {
+class ConfiguredLimitsTest {
     private static final Config CONFIG = Config.create();
 
     @Test

@@ -11,7 +11,7 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
-class RollingRestartIT {
+class RollingRestartTest {
     @TempDir
     Path dir;
 
