@@ -10,9 +10,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.serve.ServeArgs;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 // In-process: an option check that stopped refusing would start a real server in the test JVM and wait for a
 // signal. Parsing and refusing takes well under a second.
@@ -44,36 +44,36 @@ class CommandLineTest {
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             Result r = run(args);
-            assertEquals(2, r.code(), r.err());
+            assertThat(r.err(), r.code(), is(2));
             String line = r.err().strip();
-            assertEquals(1, line.lines().count(), "one line expected, got:\n" + r.err());
-            assertTrue(line.contains(option), line);
-            assertTrue(line.contains(expected), line);
+            assertThat("one line expected, got:\n" + r.err(), line.lines().count(), is(1L));
+            assertThat(line, line.contains(option));
+            assertThat(line, line.contains(expected));
         }
     }
 
     @Test
     void unknownOptionExits2NamingIt() {
         Result r = run("serve", "--carrier", "1");
-        assertEquals(2, r.code());
-        assertTrue(r.err().contains("--carrier"), r.err());
+        assertThat(r.code(), is(2));
+        assertThat(r.err(), r.err().contains("--carrier"));
     }
 
     @Test
     void helpListsEveryServeOptionAndExits0() {
         Result r = run("serve", "--help");
-        assertEquals(0, r.code());
+        assertThat(r.code(), is(0));
         for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
                 "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "LOAN_"}) {
-            assertTrue(r.out().contains(option), option + " missing from help:\n" + r.out());
+            assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
         }
     }
 
     @Test
     void topLevelHelpNamesServe() {
         Result r = run("--help");
-        assertEquals(0, r.code());
-        assertTrue(r.out().contains("serve"), r.out());
+        assertThat(r.code(), is(0));
+        assertThat(r.out(), r.out().contains("serve"));
     }
 
     @Test
@@ -87,21 +87,21 @@ class CommandLineTest {
         }).setDefaultValueProvider(settings);
         cli.parseArgs("--threads", "virtual");
         var options = args.toOptions(cli);
-        assertEquals(7, options.cryptoThreads());
-        assertEquals("virtual", options.threads().label());
-        assertEquals(64, options.cryptoQueue());  // the default
+        assertThat(options.cryptoThreads(), is(7));
+        assertThat(options.threads().label(), is("virtual"));
+        assertThat(options.cryptoQueue(), is(64));  // the default
     }
 
     @Test
     void scryptProviderComesFromTheEnvironmentAndIsReuseOtherwise() {
-        assertEquals("conscrypt", optionsFrom(java.util.Map.of("LOAN_SCRYPT", "conscrypt")).scrypt().label());
-        assertEquals("reuse", optionsFrom(java.util.Map.of()).scrypt().label());
+        assertThat(optionsFrom(java.util.Map.of("LOAN_SCRYPT", "conscrypt")).scrypt().label(), is("conscrypt"));
+        assertThat(optionsFrom(java.util.Map.of()).scrypt().label(), is("reuse"));
     }
 
     @Test
     void cryptoPoolHasOneThreadPerCoreByDefault() {
-        assertEquals(Runtime.getRuntime().availableProcessors(), optionsFrom(java.util.Map.of()).cryptoThreads());
-        assertEquals(Runtime.getRuntime().availableProcessors(), dev.loanruntime.serve.ServeOptions.defaults().cryptoThreads());
+        assertThat(optionsFrom(java.util.Map.of()).cryptoThreads(), is(Runtime.getRuntime().availableProcessors()));
+        assertThat(dev.loanruntime.serve.ServeOptions.defaults().cryptoThreads(), is(Runtime.getRuntime().availableProcessors()));
     }
 
     private static dev.loanruntime.serve.ServeOptions optionsFrom(java.util.Map<String, String> env) {

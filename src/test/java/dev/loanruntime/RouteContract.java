@@ -16,9 +16,9 @@ import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.serve.LoanServer;
 import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every route's contract: status, content type, JSON shape and errors. Run once per thread model. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -45,23 +45,22 @@ abstract class RouteContract {
     @Test
     void booksAnswersTheCatalogLine() {
         Http.Response r = http.get("/books");
-        assertEquals(200, r.status());
-        assertEquals(JSON, r.header("content-type"));
-        assertEquals("{\"books\":[{\"isbn\":\"978-0262033848\",\"title\":\"Introduction to Algorithms\",\"shelf\":\"R-12\"}]}",
-                r.body());
-        assertEquals(String.valueOf(r.body().length()), r.header("content-length"), "sized, not chunked");
+        assertThat(r.status(), is(200));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.body(), is("{\"books\":[{\"isbn\":\"978-0262033848\",\"title\":\"Introduction to Algorithms\",\"shelf\":\"R-12\"}]}"));
+        assertThat("sized, not chunked", r.header("content-length"), is(String.valueOf(r.body().length())));
     }
 
     @Test
     void loanIncrementsTheProcessCounterAndStatusOnlyReadsIt() {
         long before = http.get("/status").json().get("loanCounter").asLong();
         JsonNode loan = http.get("/loan").json();
-        assertEquals(ProcessHandle.current().pid(), loan.get("pid").asLong());
-        assertEquals(before + 1, loan.get("loanCounter").asLong());
+        assertThat(loan.get("pid").asLong(), is(ProcessHandle.current().pid()));
+        assertThat(loan.get("loanCounter").asLong(), is(before + 1));
         Http.Response status = http.get("/status");
-        assertEquals(JSON, status.header("content-type"));
-        assertEquals(before + 1, status.json().get("loanCounter").asLong());
-        assertEquals(before + 1, http.get("/status").json().get("loanCounter").asLong());
+        assertThat(status.header("content-type"), is(JSON));
+        assertThat(status.json().get("loanCounter").asLong(), is(before + 1));
+        assertThat(http.get("/status").json().get("loanCounter").asLong(), is(before + 1));
     }
 
     @Test
@@ -69,52 +68,52 @@ abstract class RouteContract {
         long start = System.nanoTime();
         Http.Response r = http.get("/catalog/lookup?ms=30");
         long tookMs = (System.nanoTime() - start) / 1_000_000;
-        assertEquals(200, r.status());
-        assertEquals(JSON, r.header("content-type"));
-        assertEquals(30, r.json().get("waitedMs").asInt());
-        assertTrue(tookMs >= 30, "answered after " + tookMs + " ms");
+        assertThat(r.status(), is(200));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.json().get("waitedMs").asInt(), is(30));
+        assertThat("answered after " + tookMs + " ms", tookMs >= 30);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "?ms=", "?ms=abc", "?ms=-1", "?ms=10001", "?ms=1.5", "?ms=99999999999"})
     void catalogLookupRejectsABadWaitNamingIt(String query) {
         Http.Response r = http.get("/catalog/lookup" + query);
-        assertEquals(400, r.status());
-        assertEquals(JSON, r.header("content-type"));
-        assertEquals("bad_query", r.json().get("error").asText());
-        assertTrue(r.json().get("message").asText().contains("'ms'"), r.body());
+        assertThat(r.status(), is(400));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.json().get("error").asText(), is("bad_query"));
+        assertThat(r.body(), r.json().get("message").asText().contains("'ms'"));
     }
 
     @Test
     void runtimeReportsTheEffectiveModel() {
         JsonNode r = http.get("/runtime").json();
-        assertEquals(threadModel().label(), r.get("threadModel").asText());
-        assertEquals(ProcessHandle.current().pid(), r.get("pid").asLong());
-        assertEquals(Runtime.getRuntime().availableProcessors(), r.get("cores").asInt());
-        assertTrue(r.get("carriers").asInt() >= 1);
-        assertEquals(2, r.get("cryptoThreads").asInt());
-        assertEquals(4, r.get("cryptoQueue").asInt());
-        assertEquals(threadModel() == ThreadModel.PLATFORM ? 8 : 0, r.get("platformThreads").asInt());
-        assertEquals(Runtime.version().toString(), r.get("javaVersion").asText());
+        assertThat(r.get("threadModel").asText(), is(threadModel().label()));
+        assertThat(r.get("pid").asLong(), is(ProcessHandle.current().pid()));
+        assertThat(r.get("cores").asInt(), is(Runtime.getRuntime().availableProcessors()));
+        assertThat(r.get("carriers").asInt() >= 1, is(true));
+        assertThat(r.get("cryptoThreads").asInt(), is(2));
+        assertThat(r.get("cryptoQueue").asInt(), is(4));
+        assertThat(r.get("platformThreads").asInt(), is(threadModel() == ThreadModel.PLATFORM ? 8 : 0));
+        assertThat(r.get("javaVersion").asText(), is(Runtime.version().toString()));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"/member/verify-blocking", "/member/verify-pooled"})
     void verifyRoutesDeriveTheLessonDigest(String path) {
         Http.Response r = http.get(path);
-        assertEquals(200, r.status());
-        assertEquals(JSON, r.header("content-type"));
-        assertEquals("e47706c394e329b2", r.json().get("digest").asText());
-        assertEquals(path, r.json().get("path").asText());
+        assertThat(r.status(), is(200));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.json().get("digest").asText(), is("e47706c394e329b2"));
+        assertThat(r.json().get("path").asText(), is(path));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"/", "/nope", "/books/1", "/member", "/member/verify"})
     void unknownPathIs404Json(String path) {
         Http.Response r = http.get(path);
-        assertEquals(404, r.status());
-        assertEquals(JSON, r.header("content-type"));
-        assertEquals("route_not_found", r.json().get("error").asText());
+        assertThat(r.status(), is(404));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.json().get("error").asText(), is("route_not_found"));
     }
 
     @ParameterizedTest
@@ -122,20 +121,20 @@ abstract class RouteContract {
             "POST,/catalog/lookup?ms=1"})
     void wrongMethodIs405WithAllow(String method, String path) {
         Http.Response r = http.send(method, path);
-        assertEquals(405, r.status());
-        assertEquals("GET", r.header("allow"));
-        assertEquals(JSON, r.header("content-type"));
-        assertEquals("method_not_allowed", r.json().get("error").asText());
+        assertThat(r.status(), is(405));
+        assertThat(r.header("allow"), is("GET"));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.json().get("error").asText(), is("method_not_allowed"));
     }
 
     @Test
     void observeReportsHealthAndTheServiceGauges() {
         Http.Response health = http.get("/observe/health");
-        assertEquals(200, health.status());
-        assertEquals("UP", health.json().get("status").asText());
+        assertThat(health.status(), is(200));
+        assertThat(health.json().get("status").asText(), is("UP"));
         String metrics = http.get("/observe/metrics").body();
         for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter"}) {
-            assertTrue(metrics.contains(gauge), gauge + " missing from metrics");
+            assertThat(gauge + " missing from metrics", metrics.contains(gauge));
         }
     }
 }

@@ -10,9 +10,9 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DerivationBoundsTest {
     private static final ScryptCost CHEAP = new ScryptCost(16, 1, 1, 32);
@@ -30,15 +30,15 @@ class DerivationBoundsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 2 && derivations.waiting() == 3);
 
             BusyException busy = assertThrows(BusyException.class, () -> derivations.derive(PW, PW, CHEAP));
-            assertEquals("derivation-memory", busy.reason());
+            assertThat(busy.reason(), is("derivation-memory"));
 
             hasher.release();
             for (CompletableFuture<byte[]> f : admitted) {
-                assertEquals(32, f.get().length);
+                assertThat(f.get().length, is(32));
             }
         }
-        assertEquals(2, hasher.maxRunning());
-        assertEquals(5, hasher.started());
+        assertThat(hasher.maxRunning(), is(2));
+        assertThat(hasher.started(), is(5));
     }
 
     @Test
@@ -53,12 +53,12 @@ class DerivationBoundsTest {
 
             long start = System.nanoTime();
             BusyException busy = assertThrows(BusyException.class, () -> pool.derive(PW, PW, CHEAP));
-            assertTrue(System.nanoTime() - start < Duration.ofSeconds(1).toNanos(), "refusal must not wait");
-            assertEquals("crypto-queue", busy.reason());
+            assertThat("refusal must not wait", System.nanoTime() - start < Duration.ofSeconds(1).toNanos());
+            assertThat(busy.reason(), is("crypto-queue"));
 
             hasher.release();
-            assertEquals(32, first.get().length);
-            assertEquals(32, second.get().length);
+            assertThat(first.get().length, is(32));
+            assertThat(second.get().length, is(32));
         }
     }
 
@@ -71,12 +71,12 @@ class DerivationBoundsTest {
                 assertThrows(DerivationException.class, () -> pool.derive(PW, PW, CHEAP));
             }
         }
-        assertEquals(0, derivations.running());
+        assertThat(derivations.running(), is(0));
     }
 
     @Test
     void defaultBoundIsHalfTheHeapInDerivations() {
-        assertEquals(4, Derivations.defaultMaxRunning(512L << 20, ScryptCost.LESSON));
-        assertEquals(1, Derivations.defaultMaxRunning(64L << 20, ScryptCost.LESSON));
+        assertThat(Derivations.defaultMaxRunning(512L << 20, ScryptCost.LESSON), is(4));
+        assertThat(Derivations.defaultMaxRunning(64L << 20, ScryptCost.LESSON), is(1));
     }
 }

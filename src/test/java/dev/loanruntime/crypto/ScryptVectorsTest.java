@@ -10,9 +10,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every provider derives the same bytes: the RFC's and OpenSSL's. */
 class ScryptVectorsTest {
@@ -32,7 +32,7 @@ class ScryptVectorsTest {
     void derivesTheRfc7914Vectors(ScryptProvider provider, String password, String salt, int n, int r, int p,
                                   String expectedHex) {
         byte[] key = hasher(provider).derive(bytes(password), bytes(salt), new ScryptCost(n, r, p, 64));
-        assertEquals(expectedHex, HexFormat.of().formatHex(key));
+        assertThat(HexFormat.of().formatHex(key), is(expectedHex));
     }
 
     /** The whole key, as Node (OpenSSL) prints scrypt("password", "salt", 32, {N: 65536, r: 8, p: 8}). */
@@ -40,7 +40,7 @@ class ScryptVectorsTest {
     @EnumSource(ScryptProvider.class)
     void lessonCostGivesTheDigestOpenSslGives(ScryptProvider provider) {
         byte[] key = hasher(provider).derive(bytes("password"), bytes("salt"), ScryptCost.LESSON);
-        assertEquals("e47706c394e329b2e0e5f5548779113c470cae9401b6877863d0ee37a33a828c", HexFormat.of().formatHex(key));
+        assertThat(HexFormat.of().formatHex(key), is("e47706c394e329b2e0e5f5548779113c470cae9401b6877863d0ee37a33a828c"));
     }
 
     @Test
@@ -48,18 +48,18 @@ class ScryptVectorsTest {
         byte[] latin1 = {(byte) 0xe9, 't', 'e'};
         var e = assertThrows(IllegalArgumentException.class,
                 () -> hasher(ScryptProvider.CONSCRYPT).derive(latin1, bytes("salt"), new ScryptCost(16, 1, 1, 32)));
-        assertTrue(e.getMessage().contains("UTF-8"), e.getMessage());
+        assertThat(e.getMessage(), e.getMessage().contains("UTF-8"));
     }
 
     @Test
     void lessonCostHolds64MiB() {
-        assertEquals(64L * 1024 * 1024, ScryptCost.LESSON.memoryBytes());
+        assertThat(ScryptCost.LESSON.memoryBytes(), is(64L * 1024 * 1024));
     }
 
     /** The provider's own hasher: a test of Conscrypt must not pass by falling back to BouncyCastle. */
     private static PasswordHasher hasher(ScryptProvider provider) {
         ScryptProvider.Choice choice = provider.open();
-        assertEquals(provider.label(), choice.hasher().name(), choice.fallback().orElse(""));
+        assertThat(choice.fallback().orElse(""), choice.hasher().name(), is(provider.label()));
         return choice.hasher();
     }
 

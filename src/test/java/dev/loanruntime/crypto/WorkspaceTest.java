@@ -11,12 +11,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.sameInstance;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The default provider's working memory: kept by the derivation permits, reused, cleared, and no garbage. */
 class WorkspaceTest {
@@ -27,8 +27,8 @@ class WorkspaceTest {
 
     @Test
     void reuseIsTheDefault() {
-        assertEquals(ScryptProvider.REUSE, ScryptProvider.DEFAULT);
-        assertTrue(ScryptProvider.DEFAULT.open().hasher().usesWorkspace());
+        assertThat(ScryptProvider.DEFAULT, is(ScryptProvider.REUSE));
+        assertThat(ScryptProvider.DEFAULT.open().hasher().usesWorkspace(), is(true));
     }
 
     /** The thread's allocation counter around one derivation at the lesson's cost, after two to warm up. */
@@ -42,9 +42,9 @@ class WorkspaceTest {
         long before = threads.getCurrentThreadAllocatedBytes();
         byte[] key = derivations.derive(PASSWORD, SALT, ScryptCost.LESSON);
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        assertEquals("e47706c394e329b2", HexFormat.of().formatHex(key, 0, 8));
+        assertThat(HexFormat.of().formatHex(key, 0, 8), is("e47706c394e329b2"));
         System.out.println("reuse: one derivation at the lesson's cost allocated " + allocated + " bytes");
-        assertTrue(allocated < 64 * 1024, "allocated " + allocated + " bytes");
+        assertThat("allocated " + allocated + " bytes", allocated < 64 * 1024);
     }
 
     @Test
@@ -52,24 +52,24 @@ class WorkspaceTest {
         Derivations derivations = new Derivations(reuse, 1, 0, CHEAP);
         derivations.derive(PASSWORD, SALT, CHEAP);
         Workspace used = derivations.idleWorkspace();
-        assertNotNull(used);
+        assertThat(used, notNullValue());
         for (int[] words : List.of(used.v, used.x, used.t, used.s)) {
-            assertTrue(Arrays.stream(words).allMatch(w -> w == 0), "a word of the workspace was left set");
+            assertThat("a word of the workspace was left set", Arrays.stream(words).allMatch(w -> w == 0));
         }
     }
 
     @Test
     void aPermitKeepsItsWorkspaceAndReusesIt() {
         Derivations derivations = new Derivations(reuse, 1, 0, CHEAP);
-        assertNull(derivations.idleWorkspace(), "made on first need, not before");
+        assertThat("made on first need, not before", derivations.idleWorkspace(), nullValue());
         byte[] first = derivations.derive(PASSWORD, SALT, CHEAP);
         Workspace kept = derivations.idleWorkspace();
         byte[] second = derivations.derive(PASSWORD, SALT, CHEAP);
-        assertSame(kept, derivations.idleWorkspace());
-        assertEquals(HexFormat.of().formatHex(first), HexFormat.of().formatHex(second));
-        assertEquals(1, derivations.workspaces());
-        assertEquals(kept.bytes(), derivations.workspaceBytes());
-        assertTrue(kept.bytes() >= CHEAP.memoryBytes());
+        assertThat(derivations.idleWorkspace(), sameInstance(kept));
+        assertThat(HexFormat.of().formatHex(second), is(HexFormat.of().formatHex(first)));
+        assertThat(derivations.workspaces(), is(1));
+        assertThat(derivations.workspaceBytes(), is(kept.bytes()));
+        assertThat(kept.bytes() >= CHEAP.memoryBytes(), is(true));
     }
 
     @Test
@@ -82,11 +82,10 @@ class WorkspaceTest {
                 keys.add(callers.submit(() -> derivations.derive(PASSWORD, SALT, CHEAP)));
             }
             for (Future<byte[]> key : keys) {
-                assertEquals(expected, HexFormat.of().formatHex(key.get()));
+                assertThat(HexFormat.of().formatHex(key.get()), is(expected));
             }
         }
-        assertTrue(derivations.workspaces() >= 1 && derivations.workspaces() <= 2,
-                "workspaces: " + derivations.workspaces());
+        assertThat("workspaces: " + derivations.workspaces(), derivations.workspaces() >= 1 && derivations.workspaces() <= 2);
     }
 
     /** A smaller cost runs in a prefix of a larger workspace, and a larger cost replaces it. */
@@ -96,17 +95,15 @@ class WorkspaceTest {
         Derivations derivations = new Derivations(reuse, 1, 0, CHEAP);
         derivations.derive(PASSWORD, SALT, CHEAP);
         Workspace sized = derivations.idleWorkspace();
-        assertEquals("77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442"
-                        + "fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906",
-                HexFormat.of().formatHex(derivations.derive(new byte[0], new byte[0], smaller)));
-        assertSame(sized, derivations.idleWorkspace());
+        assertThat(HexFormat.of().formatHex(derivations.derive(new byte[0], new byte[0], smaller)), is("77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442"
+                        + "fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906"));
+        assertThat(derivations.idleWorkspace(), sameInstance(sized));
 
         ScryptCost larger = new ScryptCost(2048, 8, 1, 32);
-        assertEquals(HexFormat.of().formatHex(reuse.derive(PASSWORD, SALT, larger)),
-                HexFormat.of().formatHex(derivations.derive(PASSWORD, SALT, larger)));
-        assertTrue(derivations.idleWorkspace().fits(larger));
-        assertEquals(1, derivations.workspaces());
-        assertEquals(derivations.idleWorkspace().bytes(), derivations.workspaceBytes());
+        assertThat(HexFormat.of().formatHex(derivations.derive(PASSWORD, SALT, larger)), is(HexFormat.of().formatHex(reuse.derive(PASSWORD, SALT, larger))));
+        assertThat(derivations.idleWorkspace().fits(larger), is(true));
+        assertThat(derivations.workspaces(), is(1));
+        assertThat(derivations.workspaceBytes(), is(derivations.idleWorkspace().bytes()));
     }
 
     @Test
@@ -114,8 +111,8 @@ class WorkspaceTest {
         for (ScryptProvider provider : List.of(ScryptProvider.BOUNCYCASTLE, ScryptProvider.CONSCRYPT)) {
             Derivations derivations = new Derivations(provider.open().hasher(), 1, 0, CHEAP);
             derivations.derive(PASSWORD, SALT, CHEAP);
-            assertEquals(0, derivations.workspaces(), provider.label());
-            assertEquals(0, derivations.workspaceBytes(), provider.label());
+            assertThat(provider.label(), derivations.workspaces(), is(0));
+            assertThat(provider.label(), derivations.workspaceBytes(), is(0L));
         }
     }
 }

@@ -7,8 +7,9 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
 
 import org.junit.jupiter.api.Test;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The limits in application.yaml parse into Helidon's own configuration objects with the documented values (the
@@ -21,18 +22,18 @@ class ConfiguredLimitsTest {
     @Test
     void helidonReadsTheServerLimits() {
         WebServerConfig server = WebServerConfig.builder().config(CONFIG.get("server")).buildPrototype();
-        assertEquals(Duration.ofSeconds(30), server.idleConnectionTimeout());
-        assertEquals(Duration.ofSeconds(5), server.idleConnectionPeriod());
-        assertEquals(16_384, server.maxPayloadSize());
-        assertEquals(8_192, server.backlog());
-        assertEquals(Duration.ofSeconds(10), server.shutdownGracePeriod());
+        assertThat(server.idleConnectionTimeout(), is(Duration.ofSeconds(30)));
+        assertThat(server.idleConnectionPeriod(), is(Duration.ofSeconds(5)));
+        assertThat(server.maxPayloadSize(), is(16_384L));
+        assertThat(server.backlog(), is(8_192));
+        assertThat(server.shutdownGracePeriod(), is(Duration.ofSeconds(10)));
         Http1Config http1 = Http1Config.create(CONFIG.get("server.protocols.http_1_1"));
-        assertEquals(2_048, http1.maxPrologueLength());
-        assertEquals(8_192, http1.maxHeadersSize());
+        assertThat(http1.maxPrologueLength(), is(2_048));
+        assertThat(http1.maxHeadersSize(), is(8_192));
     }
 
     @Test
     void theHeaderDeadlineIsTenSeconds() {
-        assertEquals(Duration.ofSeconds(10), CONFIG.get("loan.request-head-timeout").as(Duration.class).get());
+        assertThat(CONFIG.get("loan.request-head-timeout").as(Duration.class).get(), is(Duration.ofSeconds(10)));
     }
 }

@@ -17,9 +17,8 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
@@ -50,25 +49,24 @@ final class Exchange {
         /** The body carries no exception trace; an error or JSON body is JSON with the JSON content type. */
         Answer assertClean() {
             for (String leak : LEAKS) {
-                assertFalse(body.contains(leak), "response leaks '" + leak + "': " + body);
+                assertThat("response leaks '" + leak + "': " + body, body.contains(leak), is(false));
             }
             if (status >= 400 || !body.isEmpty()) {
-                assertTrue(String.valueOf(header("content-type")).startsWith("application/json"),
-                        "status " + status + " without a JSON content type: " + headers + " " + body);
-                assertTrue(json().isObject(), body);
+                assertThat("status " + status + " without a JSON content type: " + headers + " " + body, String.valueOf(header("content-type")).startsWith("application/json"));
+                assertThat(body, json().isObject());
             }
             if (status >= 400) {
-                assertFalse(json().path("error").asText().isEmpty(), "error body without an error code: " + body);
+                assertThat("error body without an error code: " + body, json().path("error").asText().isEmpty(), is(false));
             }
             return this;
         }
 
         /** Status and error code, and a clean body. */
         Answer assertError(int expectedStatus, String code) {
-            assertEquals(expectedStatus, status, () -> "status of " + this);
+            assertThat("status of " + this, status, is(expectedStatus));
             assertClean();
             if (code != null) {
-                assertEquals(code, json().path("error").asText(), () -> "error code of " + this);
+                assertThat("error code of " + this, json().path("error").asText(), is(code));
             }
             return this;
         }
@@ -77,7 +75,7 @@ final class Exchange {
     /** What came back: the responses in order, and whether the server closed the connection. */
     record Result(List<Answer> answers, boolean closed) {
         Answer only() {
-            assertEquals(1, answers.size(), () -> "answers: " + answers);
+            assertThat("answers: " + answers, answers.size(), is(1));
             return answers.getFirst();
         }
     }
@@ -126,9 +124,9 @@ final class Exchange {
         long start = System.nanoTime();
         Answer books = send(port, "GET /books HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n").only();
         Duration took = Duration.ofNanos(System.nanoTime() - start);
-        assertEquals(200, books.status(), () -> "GET /books after a hostile case: " + books);
-        assertEquals(BOOKS, books.body());
-        assertTrue(books.header("content-type").startsWith("application/json"), books.toString());
+        assertThat("GET /books after a hostile case: " + books, books.status(), is(200));
+        assertThat(books.body(), is(BOOKS));
+        assertThat(books.toString(), books.header("content-type").startsWith("application/json"));
         return took;
     }
 
@@ -162,7 +160,7 @@ final class Exchange {
         if (statusLine == null) {
             return null;
         }
-        assertTrue(statusLine.matches("HTTP/1\\.1 \\d{3} .*"), "not an HTTP status line: '" + statusLine + "'");
+        assertThat("not an HTTP status line: '" + statusLine + "'", statusLine.matches("HTTP/1\\.1 \\d{3} .*"));
         Map<String, String> headers = new TreeMap<>();
         for (String header = line(in); header != null && !header.isEmpty(); header = line(in)) {
             int colon = header.indexOf(':');
@@ -170,7 +168,7 @@ final class Exchange {
         }
         int status = Integer.parseInt(statusLine.substring(9, 12));
         String length = headers.get("content-length");
-        assertFalse(headers.containsKey("transfer-encoding"), "this service sends Content-Length bodies: " + headers);
+        assertThat("this service sends Content-Length bodies: " + headers, headers.containsKey("transfer-encoding"), is(false));
         byte[] body = length == null ? new byte[0] : in.readNBytes(Integer.parseInt(length));
         return new Answer(status, headers, new String(body, StandardCharsets.UTF_8));
     }

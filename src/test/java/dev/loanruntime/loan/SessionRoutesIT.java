@@ -31,7 +31,7 @@ import static org.hamcrest.Matchers.not;
  * The member routes on one in-process server with a local store. Its sessions outlive the tests, so that a session
  * that ends does so because of what a test did; the time-to-live has a server of its own.
  */
-class SessionRoutesTest {
+class SessionRoutesIT {
     private static final ScryptCost CHEAP = ScryptCost.parse("1024,8,1");
     private static LoanServer server;
     private static Http http;

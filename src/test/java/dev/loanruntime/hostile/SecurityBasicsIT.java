@@ -18,17 +18,16 @@ import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Where the server listens, what it warns about, and that passwords and tokens stay out of its output. */
-class SecurityBasicsTest {
+class SecurityBasicsIT {
     @Test
     void withoutHostTheServerListensOnLoopbackOnly() throws Exception {
         try (ServerProcess server = ServerProcess.serve(List.of())) {
-            assertTrue(server.output().contains("address=http://127.0.0.1:"), server.output());
+            assertThat(server.output(), server.output().contains("address=http://127.0.0.1:"));
             Optional<InetAddress> external = externalAddress();
             if (external.isPresent()) {
                 try (Socket socket = new Socket()) {
@@ -36,7 +35,7 @@ class SecurityBasicsTest {
                             socket.connect(new InetSocketAddress(external.get(), server.port()), 2_000));
                 }
             }
-            assertFalse(server.output().contains("warning"), server.output());
+            assertThat(server.output(), server.output().contains("warning"), is(false));
         }
     }
 
@@ -54,21 +53,21 @@ class SecurityBasicsTest {
         String token;
         try (ServerProcess server = ServerProcess.serve(List.of(), "--member-cost", "1024,8,1");
                 Http http = new Http(server.baseUri())) {
-            assertEquals(401, http.post("/member/login", Http.credentials("ada", wrongPassword)).status());
+            assertThat(http.post("/member/login", Http.credentials("ada", wrongPassword)).status(), is(401));
             Http.Response login = http.post("/member/login", Http.credentials("ada", "password"));
-            assertEquals(200, login.status(), login.body());
+            assertThat(login.body(), login.status(), is(200));
             token = login.text("token");
-            assertEquals("ada", http.get("/member/session", "Authorization", "Bearer " + token).text("member"));
+            assertThat(http.get("/member/session", "Authorization", "Bearer " + token).text("member"), is("ada"));
             // malformed variants end in error paths, which log when anything does
             http.post("/member/login", "{\"member\":\"ada\",\"password\":\"" + wrongPassword + "\"");
             http.get("/member/session", "Authorization", "Bearer " + token + "x");
-            assertEquals(204, http.send("POST", "/member/logout", "Authorization", "Bearer " + token).status());
+            assertThat(http.send("POST", "/member/logout", "Authorization", "Bearer " + token).status(), is(204));
             server.sigterm();
-            assertEquals(0, server.awaitExit(Duration.ofSeconds(30)));
+            assertThat(server.awaitExit(Duration.ofSeconds(30)), is(0));
             String output = server.output();
-            assertTrue(output.contains(StatusLines.STOPPED), output);
+            assertThat(output, output.contains(StatusLines.STOPPED));
             for (String secret : List.of(wrongPassword, "\"password\"", token)) {
-                assertFalse(output.contains(secret), "the server printed a secret: " + secret + "\n" + output);
+                assertThat("the server printed a secret: " + secret + "\n" + output, output.contains(secret), is(false));
             }
         }
     }

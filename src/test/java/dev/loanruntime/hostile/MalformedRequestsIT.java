@@ -16,8 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.loanruntime.testing.ServerProcess;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
@@ -27,7 +27,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  * would be answered 404 and 200, or not at all.
  */
 @ExtendWith(HostileTally.class)
-class MalformedRequestsTest {
+class MalformedRequestsIT {
     private static final String HOST = "Host: 127.0.0.1\r\n";
     private static ServerProcess server;
 
@@ -127,7 +127,7 @@ class MalformedRequestsTest {
         Exchange.Answer answer = Exchange.send(server.port(), request).only();
         answer.assertError(status, code);
         if (status == 405) {
-            assertTrue(answer.header("allow") != null, "405 without Allow: " + answer);
+            assertThat("405 without Allow: " + answer, answer.header("allow") != null);
         }
         Exchange.booksStillAnswer(server.port());
     }
@@ -138,10 +138,10 @@ class MalformedRequestsTest {
         String two = get("/books") + "GET /catalog/lookup?ms=0 HTTP/1.1\r\n" + HOST + "Connection: close\r\n\r\n";
         Exchange.Result result = Exchange.send(server.port(), two.getBytes(StandardCharsets.ISO_8859_1), 2, false,
                 Duration.ofSeconds(20));
-        assertEquals(2, result.answers().size(), result.toString());
-        assertEquals(Exchange.BOOKS, result.answers().get(0).assertClean().body());
-        assertEquals("{\"waitedMs\":0}", result.answers().get(1).assertClean().body());
-        assertEquals("close", result.answers().get(1).header("connection"));
+        assertThat(result.toString(), result.answers().size(), is(2));
+        assertThat(result.answers().get(0).assertClean().body(), is(Exchange.BOOKS));
+        assertThat(result.answers().get(1).assertClean().body(), is("{\"waitedMs\":0}"));
+        assertThat(result.answers().get(1).header("connection"), is("close"));
         Exchange.booksStillAnswer(server.port());
     }
 
@@ -155,7 +155,7 @@ class MalformedRequestsTest {
             socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
             // the server asks for the body before the client sends it
             byte[] interim = socket.getInputStream().readNBytes("HTTP/1.1 100 Continue\r\n\r\n".length());
-            assertEquals("HTTP/1.1 100 Continue\r\n\r\n", new String(interim, StandardCharsets.ISO_8859_1));
+            assertThat(new String(interim, StandardCharsets.ISO_8859_1), is("HTTP/1.1 100 Continue\r\n\r\n"));
             socket.getOutputStream().write("{}".getBytes(StandardCharsets.ISO_8859_1));
             Exchange.Result result = Exchange.read(socket.getInputStream(), 1, false);
             result.only().assertError(400, "missing_field");
@@ -169,8 +169,8 @@ class MalformedRequestsTest {
         // the 415 check must not refuse a JSON content type with parameters
         Exchange.Answer answer = Exchange.send(server.port(), post("/member/login", "application/json; charset=utf-8",
                 "{\"member\":\"ada\",\"password\":\"password\"}")).only();
-        assertEquals(200, answer.assertClean().status(), answer.toString());
-        assertTrue(answer.json().path("token").asText().length() > 20, answer.toString());
+        assertThat(answer.toString(), answer.assertClean().status(), is(200));
+        assertThat(answer.toString(), answer.json().path("token").asText().length() > 20);
         Exchange.booksStillAnswer(server.port());
     }
 

@@ -16,10 +16,9 @@ import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 
 /**
  * SIGTERM to {@code serve}: it stops accepting at once, lets the requests in flight finish within the shutdown
@@ -27,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code ConfiguredLimitsTest}), and exits 0.
  */
 @Timeout(90)
-class GracefulStopTest {
+class GracefulStopIT {
 
     @Test
     void sigtermRefusesNewConnectionsLetsTheInFlightRequestFinishThenExits0() throws Exception {
@@ -40,13 +39,13 @@ class GracefulStopTest {
 
             // while the request is still being handled, nobody new gets in
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> refused(port));
-            assertFalse(inFlight.isDone(), "the in-flight request ended before the listener closed: " + inFlight);
+            assertThat("the in-flight request ended before the listener closed: " + inFlight, inFlight.isDone(), is(false));
 
             Http.Response r = inFlight.get();
-            assertEquals(200, r.status(), r.body());
-            assertEquals(3000, r.json().get("waitedMs").asInt());
-            assertEquals(0, server.awaitExit(Duration.ofSeconds(20)), server.output());
-            assertTrue(server.output().contains(StatusLines.STOPPED), server.output());
+            assertThat(r.body(), r.status(), is(200));
+            assertThat(r.json().get("waitedMs").asInt(), is(3000));
+            assertThat(server.output(), server.awaitExit(Duration.ofSeconds(20)), is(0));
+            assertThat(server.output(), server.output().contains(StatusLines.STOPPED));
         }
     }
 
@@ -66,12 +65,11 @@ class GracefulStopTest {
 
             long termAt = System.nanoTime();
             server.sigterm();
-            assertEquals(0, server.awaitExit(Duration.ofSeconds(20)), server.output());
+            assertThat(server.output(), server.awaitExit(Duration.ofSeconds(20)), is(0));
             long exitedAfterMs = (System.nanoTime() - termAt) / 1_000_000;
 
-            assertTrue(exitedAfterMs >= 900 && exitedAfterMs < 6_000,
-                    "exited " + exitedAfterMs + " ms after SIGTERM with a 1 s grace period and a 10 s request");
-            assertNotEquals(200, inFlight.get(), "the 10 s request finished after all");
+            assertThat("exited " + exitedAfterMs + " ms after SIGTERM with a 1 s grace period and a 10 s request", exitedAfterMs >= 900 && exitedAfterMs < 6_000);
+            assertThat("the 10 s request finished after all", inFlight.get(), not(200));
         }
     }
 

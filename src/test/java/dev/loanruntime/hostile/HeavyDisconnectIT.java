@@ -18,14 +18,15 @@ import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
 /**
  * Clients that hang up in the middle of a heavy request: the derivations they started still end, their memory
  * permits and crypto-pool slots come back, and afterwards the full pool serves two derivations at once.
  */
 @ExtendWith(HostileTally.class)
-class HeavyDisconnectTest {
+class HeavyDisconnectIT {
     private static final List<String> PATHS = List.of("/member/verify-pooled", "/member/verify-pooled",
             "/member/verify-blocking", "/member/verify-blocking");
     private static ServerProcess server;
@@ -72,12 +73,12 @@ class HeavyDisconnectTest {
         try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             var first = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
             var second = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
-            assertEquals(200, first.get().status(), first.get().body());
-            assertEquals(200, second.get().status(), second.get().body());
+            assertThat(first.get().body(), first.get().status(), is(200));
+            assertThat(second.get().body(), second.get().status(), is(200));
         }
         Http.Response health = http.get("/observe/health");
-        assertEquals(200, health.status(), health.body());
-        assertEquals(0, runtime("derivationsRunning"));
+        assertThat(health.body(), health.status(), is(200));
+        assertThat(runtime("derivationsRunning"), is(0));
         for (int i = 0; i < PATHS.size(); i++) {
             Exchange.booksStillAnswer(server.port());      // one case per client that hung up
         }

@@ -11,11 +11,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class CarrierCheckTest {
+class CarrierCheckIT {
 
     /**
      * One carrier, and three: more than the cores of a 2-CPU machine and than the default of a 1-CPU runner, so
@@ -25,9 +25,9 @@ class CarrierCheckTest {
     @ValueSource(ints = {1, 3})
     void theCarriersAskedForAreTheCarriersObserved(int carriers) throws Exception {
         try (ServerProcess server = ServerProcess.serve(List.of(), "--carriers", Integer.toString(carriers))) {
-            assertTrue(server.output().contains(" carriers=" + carriers + " "), server.output());
+            assertThat(server.output(), server.output().contains(" carriers=" + carriers + " "));
             JsonNode runtime = new Http(server.baseUri()).get("/runtime").json();
-            assertEquals(carriers, runtime.get("carriers").asInt(), runtime.toString());
+            assertThat(runtime.toString(), runtime.get("carriers").asInt(), is(carriers));
         }
     }
 
@@ -37,9 +37,9 @@ class CarrierCheckTest {
         try (ServerProcess server = ServerProcess.start(
                 List.of("-Djdk.virtualThreadScheduler.parallelism=3"),
                 EarlyVirtualThreadLauncher.class.getName(), List.of("serve", "--port", "0", "--carriers", "1"))) {
-            assertEquals(1, server.awaitExit(Duration.ofSeconds(60)));
-            assertTrue(server.output().contains("--carriers 1 did not take effect"), server.output());
-            assertTrue(server.output().contains("3 carriers"), server.output());
+            assertThat(server.awaitExit(Duration.ofSeconds(60)), is(1));
+            assertThat(server.output(), server.output().contains("--carriers 1 did not take effect"));
+            assertThat(server.output(), server.output().contains("3 carriers"));
         }
     }
 }

@@ -25,10 +25,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import dev.loanruntime.hostile.HostileTally;
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Each derivation holds 64 MiB. 500 concurrent heavy requests against a 512 MiB heap must not end in an
@@ -38,12 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>With virtual threads the heavy requests here are pooled: inline derivations would hold the carriers, so the
  * other 499 requests would be read only as carriers free up, one derivation at a time (the starvation that
- * {@code ExecutionModelTest} shows): bounded, but minutes long. The pool has more threads (2) than the bound (1)
+ * {@code ExecutionModelIT} shows): bounded, but minutes long. The pool has more threads (2) than the bound (1)
  * allows derivations, so the bound, not the pool size, is what keeps the second one waiting. The platform case
  * keeps the heap-derived default (4 at 512 MiB) against 200 handler threads, half of them deriving inline.
  */
 @ExtendWith(HostileTally.class)
-class MemoryBoundTest {
+class MemoryBoundIT {
     private static final int REQUESTS = 500;
 
     @ParameterizedTest(name = "{0}, blocking share {1}, max derivations {2}")
@@ -61,7 +60,7 @@ class MemoryBoundTest {
         try (ServerProcess server = ServerProcess.serve(List.of("-Xmx512m"), args.toArray(String[]::new));
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             Http http = new Http(server.baseUri());
-            assertEquals(bound, http.get("/runtime").json().get("derivationLimit").asInt());
+            assertThat(http.get("/runtime").json().get("derivationLimit").asInt(), is(bound));
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(30)).executor(clients).build();
             // beside the flood: a light client (every GET /books it sends while the heavy requests are in flight),
@@ -72,7 +71,7 @@ class MemoryBoundTest {
             Future<?> light = clients.submit(() -> {
                 while (flooding.get()) {
                     Http.Response books = http.get("/books");
-                    assertEquals(200, books.status());
+                    assertThat(books.status(), is(200));
                     booksMs.add(books.took().toMillis());
                 }
             });
@@ -96,7 +95,7 @@ class MemoryBoundTest {
                 HttpResponse<String> r = response.get();
                 byStatus.merge(r.statusCode(), 1, Integer::sum);
                 if (r.statusCode() == 503) {
-                    assertTrue(r.headers().firstValue("retry-after").isPresent(), "503 without Retry-After");
+                    assertThat("503 without Retry-After", r.headers().firstValue("retry-after").isPresent());
                 }
             }
             flooding.set(false);
@@ -107,25 +106,23 @@ class MemoryBoundTest {
             long p99Ms = sorted.get(sorted.size() * 99 / 100);
             String books = sorted.size() + " GET /books: median " + medianMs + " ms, p99 " + p99Ms + " ms, slowest "
                     + sorted.getLast() + " ms";
-            assertTrue(server.process().isAlive(), "server died:\n" + server.output());
-            assertFalse(server.output().contains("OutOfMemoryError"), server.output());
-            assertTrue(mostRunning.get() >= 1 && mostRunning.get() <= bound,
-                    "derivations running at once: up to " + mostRunning + ", bound " + bound);
+            assertThat("server died:\n" + server.output(), server.process().isAlive());
+            assertThat(server.output(), server.output().contains("OutOfMemoryError"), is(false));
+            assertThat("derivations running at once: up to " + mostRunning + ", bound " + bound, mostRunning.get() >= 1 && mostRunning.get() <= bound);
             // Generous: a light request that waited for a derivation would take about a second. On a shared 2-core
             // machine the slowest ones follow CPU contention and collections; a percentile can still fail, where
             // the slowest alone could not.
-            assertTrue(medianMs < 250 && p99Ms < 1_000, "during the flood: " + books);
-            assertEquals(REQUESTS, byStatus.values().stream().mapToInt(Integer::intValue).sum());
-            assertEquals(Map.of(200, byStatus.getOrDefault(200, 0), 503, byStatus.getOrDefault(503, 0)), byStatus,
-                    "only 200 and 503 expected: " + byStatus);
-            assertTrue(byStatus.getOrDefault(503, 0) > 0, "the excess must be refused: " + byStatus);
-            assertTrue(byStatus.getOrDefault(200, 0) > 0, "some derivations must complete: " + byStatus);
+            assertThat("during the flood: " + books, medianMs < 250 && p99Ms < 1_000);
+            assertThat(byStatus.values().stream().mapToInt(Integer::intValue).sum(), is(REQUESTS));
+            assertThat("only 200 and 503 expected: " + byStatus, byStatus, is(Map.of(200, byStatus.getOrDefault(200, 0), 503, byStatus.getOrDefault(503, 0))));
+            assertThat("the excess must be refused: " + byStatus, byStatus.getOrDefault(503, 0) > 0);
+            assertThat("some derivations must complete: " + byStatus, byStatus.getOrDefault(200, 0) > 0);
             var runtime = http.get("/runtime").json();
-            assertEquals(0, runtime.get("derivationsRunning").asInt());
+            assertThat(runtime.get("derivationsRunning").asInt(), is(0));
             int workspaces = runtime.get("scryptWorkspaces").asInt();
-            assertTrue(workspaces >= 1 && workspaces <= runtime.get("derivationLimit").asInt(), runtime.toString());
+            assertThat(runtime.toString(), workspaces >= 1 && workspaces <= runtime.get("derivationLimit").asInt());
             Http.Response after = http.get("/books");
-            assertEquals(200, after.status());
+            assertThat(after.status(), is(200));
             HostileTally.survived();     // one case: the flood, after which the server still serves /books
             System.out.println(model.label() + " -Xmx512m, max-derivations " + bound + ", " + REQUESTS
                     + " heavy requests: " + byStatus + ", at most " + mostRunning + " deriving at once; meanwhile "

@@ -28,7 +28,7 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 
 /** probe, load and chart as a user runs them: output lines, JSON files, PNGs and exit codes. */
-class CommandLineTest {
+class CommandLineIT {
     private static final Pattern LESSON_LINE = Pattern.compile("(?m)^(heavy|light-\\d)\\s+(\\d+\\.\\d{3}) s$");
 
     @TempDir

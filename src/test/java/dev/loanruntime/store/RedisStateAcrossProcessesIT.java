@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import dev.loanruntime.testing.TestRedis;
 
 @ExtendWith(TestRedis.class)
-class RedisStateAcrossProcessesTest extends StateAcrossProcessesContract {
+class RedisStateAcrossProcessesIT extends StateAcrossProcessesContract {
     private static TestRedis.Database database;
 
     @BeforeAll

@@ -17,9 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.loanruntime.testing.ServerProcess;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Clients that send slowly or not at all are cut off after the configured time, and meanwhile every other client is
@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * properties: this also shows that the configuration keys are the ones the server reads.
  */
 @ExtendWith(HostileTally.class)
-class SlowClientsTest {
+class SlowClientsIT {
     private static final long HEAD_DEADLINE_MS = 1_000;
     private static final long IDLE_MS = 3_000;
     /** Helidon stamps a connection's last activity with a clock that ticks once a second. */
@@ -63,13 +63,13 @@ class SlowClientsTest {
             while (!(slowLine.isDone() && idle.isDone() && closeButStay.isDone())) {
                 maxBooksMs = Math.max(maxBooksMs, Exchange.booksAnswer(port).toMillis());
             }
-            assertTrue(maxBooksMs < 1_000, "GET /books took " + maxBooksMs + " ms while slow clients were connected");
+            assertThat("GET /books took " + maxBooksMs + " ms while slow clients were connected", maxBooksMs < 1_000);
 
             for (Future<Cut> client : slowHeaders) {
                 Cut cut = client.get();
                 Exchange.Answer answer = cut.result().only().assertError(408, "request_timeout");
-                assertEquals("close", answer.header("connection"));
-                assertTrue(cut.result().closed(), "the server must close the connection after 408");
+                assertThat(answer.header("connection"), is("close"));
+                assertThat("the server must close the connection after 408", cut.result().closed());
                 assertBetween(cut, HEAD_DEADLINE_MS, HEAD_DEADLINE_MS + 3_000);
             }
             // the request line: Helidon's idle check (every second) closes a connection still reading it
@@ -127,7 +127,7 @@ class SlowClientsTest {
                 socket.getOutputStream().write(("GET /books HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extraHeader + "\r\n")
                         .getBytes(StandardCharsets.ISO_8859_1));
                 Exchange.Result first = Exchange.read(socket.getInputStream(), 1, false);
-                assertEquals(Exchange.BOOKS, first.only().assertClean().body());
+                assertThat(first.only().assertClean().body(), is(Exchange.BOOKS));
                 long start = System.nanoTime();
                 Exchange.Result rest = Exchange.read(socket.getInputStream(), 0, true);
                 return new Cut(rest, (System.nanoTime() - start) / 1_000_000);
@@ -136,14 +136,13 @@ class SlowClientsTest {
     }
 
     private static void assertClosedSilently(Cut cut, long minMs, long maxMs) {
-        assertTrue(cut.result().closed(), "not closed: " + cut);
-        assertEquals(List.of(), cut.result().answers(), "closed without a response expected");
+        assertThat("not closed: " + cut, cut.result().closed());
+        assertThat("closed without a response expected", cut.result().answers(), is(List.of()));
         assertBetween(cut, minMs, maxMs);
     }
 
     private static void assertBetween(Cut cut, long minMs, long maxMs) {
         // a little below the limit: the client's clock starts after its last write, the server's a bit before
-        assertTrue(cut.afterMs() >= minMs - 200 && cut.afterMs() <= maxMs,
-                "cut off after " + cut.afterMs() + " ms, expected " + minMs + ".." + maxMs + " ms: " + cut);
+        assertThat("cut off after " + cut.afterMs() + " ms, expected " + minMs + ".." + maxMs + " ms: " + cut, cut.afterMs() >= minMs - 200 && cut.afterMs() <= maxMs);
     }
 }

@@ -2,9 +2,9 @@ package dev.loanruntime;
 
 import dev.loanruntime.runtime.ThreadModel;
 
-class VirtualRouteContractTest extends RouteContract {
+class PlatformRouteContractIT extends RouteContract {
     @Override
     ThreadModel threadModel() {
-        return ThreadModel.VIRTUAL;
+        return ThreadModel.PLATFORM;
     }
 }

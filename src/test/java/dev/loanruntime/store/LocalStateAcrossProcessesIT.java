@@ -1,6 +1,6 @@
 package dev.loanruntime.store;
 
-class LocalStateAcrossProcessesTest extends StateAcrossProcessesContract {
+class LocalStateAcrossProcessesIT extends StateAcrossProcessesContract {
     @Override
     String store() {
         return "local";

@@ -11,10 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.loanruntime.testing.ServerProcess;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A seeded fuzz loop, bounded in count and time: random bytes and mutated valid requests. Each gets clean answers
@@ -23,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that is not an HTTP token, and a request head that the client's end of input cuts short.
  */
 @ExtendWith(HostileTally.class)
-class FuzzTest {
+class FuzzIT {
     private static final long SEED = 20_261_130L;
     private static final int MAX_INPUTS = 300;
     private static final Duration MAX_TIME = Duration.ofSeconds(20);
@@ -59,23 +58,23 @@ class FuzzTest {
                     answer.assertClean();
                     if (answer.status() == 500) {
                         String what = "input " + sent + " " + Arrays.toString(input) + " -> " + answer;
-                        assertTrue(badMethodToken(input) || headCutShort(input), "a 500 for a request whose "
-                                + "method token is fine and whose head is complete: " + what);
-                        assertEquals(HELIDON_500, answer.body(), what);
+                        assertThat("a 500 for a request whose "
+                                + "method token is fine and whose head is complete: " + what, badMethodToken(input) || headCutShort(input));
+                        assertThat(what, answer.body(), is(HELIDON_500));
                     }
                     answered++;
                 }
-                assertTrue(result.closed(), "input " + sent + " left the connection open");
+                assertThat("input " + sent + " left the connection open", result.closed());
                 Exchange.booksStillAnswer(port);
             }
-            assertTrue(server.process().isAlive(), server.output());
+            assertThat(server.output(), server.process().isAlive());
             // Helidon's connection-level error, and ours for a route's unexpected exception
             for (String leak : List.of("OutOfMemoryError", "Internal server error", "unhandled error on")) {
-                assertFalse(server.output().contains(leak), server.output());
+                assertThat(server.output(), server.output().contains(leak), is(false));
             }
         }
         System.out.println("fuzz seed " + SEED + ": " + sent + " inputs, " + answered + " answers, the rest closed");
-        assertTrue(sent >= 50, "only " + sent + " inputs within " + MAX_TIME);
+        assertThat("only " + sent + " inputs within " + MAX_TIME, sent >= 50);
     }
 
     /**

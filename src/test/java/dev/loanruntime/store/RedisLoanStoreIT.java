@@ -6,7 +6,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import dev.loanruntime.testing.TestRedis;
 
 @ExtendWith(TestRedis.class)
-class RedisLoanStoreTest extends LoanStoreContract {
+class RedisLoanStoreIT extends LoanStoreContract {
     private static TestRedis.Database database;
 
     @BeforeAll

@@ -17,8 +17,8 @@ import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
 /**
  * The header deadline cuts only a client the server waits for. A client whose headers arrived in time, while the
@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * passes, its connection's thread is ready to run, not waiting for bytes, and must not be cut.
  */
 @Timeout(90)
-class HeadDeadlineOnAHeldCarrierTest {
+class HeadDeadlineOnAHeldCarrierIT {
     private static final Duration DEADLINE = Duration.ofSeconds(2);
 
     @Test
@@ -43,7 +43,7 @@ class HeadDeadlineOnAHeldCarrierTest {
             // started the deadline and waits for the headers.
             Http http = new Http("http://127.0.0.1:" + port);
             for (int i = 0; i < 3; i++) {
-                assertEquals(200, http.get("/books").status());
+                assertThat(http.get("/books").status(), is(200));
             }
 
             var heavy = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"));
@@ -51,8 +51,8 @@ class HeadDeadlineOnAHeldCarrierTest {
             out.write("Host: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             long headersSentAfterMs = (System.nanoTime() - requestLineSent) / 1_000_000;
-            assertTrue(headersSentAfterMs < DEADLINE.toMillis(), "too late to test: the headers went out after "
-                    + headersSentAfterMs + " ms");
+            assertThat("too late to test: the headers went out after "
+                    + headersSentAfterMs + " ms", headersSentAfterMs < DEADLINE.toMillis());
 
             // The deadline passes while the carrier is still held; a cut would be a 408 and a closed connection.
             InputStream in = client.getInputStream();
@@ -71,15 +71,14 @@ class HeadDeadlineOnAHeldCarrierTest {
 
             server.process().getOutputStream().write('\n');     // let go of the carrier
             server.process().getOutputStream().flush();
-            assertEquals(200, heavy.get().status());
+            assertThat(heavy.get().status(), is(200));
             client.setSoTimeout(10_000);
             StringBuilder answer = new StringBuilder();
             // the catalog's body ends the response (the server keeps the socket open until the client closes it)
             for (int c; !answer.toString().endsWith("}]}") && (c = in.read()) >= 0; ) {
                 answer.append((char) c);
             }
-            assertTrue(answer.toString().startsWith("HTTP/1.1 200 ") && answer.toString().contains("\"books\""),
-                    answer.toString());
+            assertThat(answer.toString(), answer.toString().startsWith("HTTP/1.1 200 ") && answer.toString().contains("\"books\""));
         }
     }
 }

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.io.TempDir;
 
-class SqliteStateAcrossProcessesTest extends StateAcrossProcessesContract {
+class SqliteStateAcrossProcessesIT extends StateAcrossProcessesContract {
     @TempDir
     static Path dir;
 

@@ -17,7 +17,7 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
 
 /** The load client against a real server in this JVM whose delays and statuses are known. */
-class LoadRunTest {
+class LoadRunIT {
     private static TestServer server;
 
     @BeforeAll

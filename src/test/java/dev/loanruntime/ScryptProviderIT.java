@@ -21,7 +21,7 @@ import static org.hamcrest.Matchers.not;
  * {@code --scrypt} in a real server process: the provider asked for derives, and where Conscrypt's native library
  * cannot load, the server says so in one line and derives with the default, {@code reuse}.
  */
-class ScryptProviderTest {
+class ScryptProviderIT {
     private static final String WARNING = "loan-runtime: warning: --scrypt conscrypt: Conscrypt's native library "
             + "cannot load on this platform";
 

@@ -17,16 +17,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.loanruntime.testing.ServerProcess;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * 2,000 kept-alive connections that send nothing more: each holds a socket and a parked virtual thread in the
  * server, and new clients must still be answered at once.
  */
 @ExtendWith(HostileTally.class)
-class IdleConnectionsTest {
+class IdleConnectionsIT {
     private static final int WANTED = 2_000;
     /** File descriptors the JVM and the test need besides the sockets. */
     private static final int SPARE_FDS = 500;
@@ -51,11 +51,11 @@ class IdleConnectionsTest {
                 for (int i = 0; i < 20; i++) {
                     slowestMs = Math.max(slowestMs, Exchange.booksAnswer(port).toMillis());
                 }
-                assertTrue(slowestMs < 1_000, "GET /books took " + slowestMs + " ms beside " + connections
-                        + " idle connections");
+                assertThat("GET /books took " + slowestMs + " ms beside " + connections
+                        + " idle connections", slowestMs < 1_000);
                 // and the idle connections are still open and usable
                 for (Socket socket : List.of(idle.getFirst(), idle.getLast())) {
-                    assertEquals(Exchange.BOOKS, request(socket).only().assertClean().body());
+                    assertThat(request(socket).only().assertClean().body(), is(Exchange.BOOKS));
                 }
                 Exchange.booksStillAnswer(port);
                 System.out.println(connections + " idle keep-alive connections; new clients answered, slowest "
@@ -76,14 +76,14 @@ class IdleConnectionsTest {
         if (connections < WANTED) {
             System.out.println("ulimit -n is " + limit + ": holding " + connections + " connections, not " + WANTED);
         }
-        assertTrue(connections >= 500, "ulimit -n " + limit + " is too low for this test");
+        assertThat("ulimit -n " + limit + " is too low for this test", connections >= 500);
         return connections;
     }
 
     private static Socket openKeptAlive(int port) throws IOException {
         Socket socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(30_000);
-        assertEquals(200, request(socket).only().status());
+        assertThat(request(socket).only().status(), is(200));
         return socket;
     }
 

@@ -13,15 +13,15 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The lesson's measurement on real sockets, one server JVM per execution model: a heavy request, then four light
  * {@code /books} requests 200 ms later. Only order-of-magnitude contrasts are asserted; the experiments print numbers.
  */
-class ExecutionModelTest {
+class ExecutionModelIT {
     /**
      * Longer than the lesson's 50 ms, as in the probe's test: on a busy machine the heavy request's new connection
      * and dispatch may take longer than 50 ms, and light requests that arrive before the derivation has begun
@@ -46,8 +46,8 @@ class ExecutionModelTest {
         try (ServerProcess server = ServerProcess.serve(List.of("-Xmx1g"), args.toArray(String[]::new));
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             Http http = new Http(server.baseUri());
-            assertEquals(200, http.get("/books").status());
-            assertEquals(200, http.get(heavyPath).status());    // warm-up: class loading and JIT
+            assertThat(http.get("/books").status(), is(200));
+            assertThat(http.get(heavyPath).status(), is(200));    // warm-up: class loading and JIT
 
             CompletableFuture<Long> heavy = CompletableFuture.supplyAsync(() -> timed(server, heavyPath), clients);
             Thread.sleep(GAP_MS);   // the lesson's pattern: light requests arrive a moment after the heavy one
@@ -60,9 +60,9 @@ class ExecutionModelTest {
                 double ratio = (double) light.get() / heavyNanos;
                 String detail = "light %.3f s vs heavy %.3f s".formatted(light.get() / 1e9, heavyNanos / 1e9);
                 if (starves) {
-                    assertTrue(ratio >= 0.5, "light requests should wait for the heavy one: " + detail);
+                    assertThat("light requests should wait for the heavy one: " + detail, ratio >= 0.5);
                 } else {
-                    assertTrue(ratio < 0.25, "light requests should not wait for the heavy one: " + detail);
+                    assertThat("light requests should not wait for the heavy one: " + detail, ratio < 0.25);
                 }
             }
         }
@@ -73,7 +73,7 @@ class ExecutionModelTest {
         // a fresh client per request: a new connection each time, as curl makes
         Http.Response r = new Http(server.baseUri()).get(path);
         long took = System.nanoTime() - start;
-        assertEquals(200, r.status(), path + " -> " + r.body());
+        assertThat(path + " -> " + r.body(), r.status(), is(200));
         return took;
     }
 }

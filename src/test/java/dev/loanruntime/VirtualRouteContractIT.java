@@ -2,9 +2,9 @@ package dev.loanruntime;
 
 import dev.loanruntime.runtime.ThreadModel;
 
-class PlatformRouteContractTest extends RouteContract {
+class VirtualRouteContractIT extends RouteContract {
     @Override
     ThreadModel threadModel() {
-        return ThreadModel.PLATFORM;
+        return ThreadModel.VIRTUAL;
     }
 }

@@ -31,7 +31,7 @@ import static org.hamcrest.Matchers.not;
  * The cluster's warm spare as real processes: it does not listen until promoted, it takes a dead worker's place,
  * it is replaced after a promotion and on a rolling restart, and it never outlives its primary.
  */
-class SparesTest {
+class SparesIT {
     private static final Duration START = Duration.ofSeconds(120);
 
     private static ClusterProcess standingBy(int port) throws IOException {

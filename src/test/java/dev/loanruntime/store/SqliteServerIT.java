@@ -32,7 +32,7 @@ import static org.hamcrest.Matchers.lessThan;
 
 /** A server on an SQLite file: what reaches the file, and what a client gets while the file cannot be written. */
 @Timeout(60)
-class SqliteServerTest {
+class SqliteServerIT {
     @TempDir
     Path dir;
 

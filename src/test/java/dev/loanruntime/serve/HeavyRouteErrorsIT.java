@@ -15,11 +15,11 @@ import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.testing.Http;
 
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.is;
 
 /** The heavy routes' errors, with hand-written hashers so the test controls when and how a derivation ends. */
-class HeavyRouteErrorsTest {
+class HeavyRouteErrorsIT {
     private static final String JSON = "application/json; charset=utf-8";
 
     private static ServeOptions options(int cryptoThreads, int cryptoQueue, int maxDerivations) {
@@ -39,15 +39,15 @@ class HeavyRouteErrorsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> server.report().cryptoQueued() == 1);
 
             Http.Response refused = http.get("/member/verify-pooled");
-            assertEquals(503, refused.status());
-            assertEquals(JSON, refused.header("content-type"));
-            assertEquals("busy", refused.json().get("error").asText());
-            assertEquals("1", refused.header("retry-after"));
-            assertFalse(running.isDone(), "the refusal came while the pool was still full");
+            assertThat(refused.status(), is(503));
+            assertThat(refused.header("content-type"), is(JSON));
+            assertThat(refused.json().get("error").asText(), is("busy"));
+            assertThat(refused.header("retry-after"), is("1"));
+            assertThat("the refusal came while the pool was still full", running.isDone(), is(false));
 
             hasher.release();
-            assertEquals(200, running.get().status());
-            assertEquals(200, queued.get().status());
+            assertThat(running.get().status(), is(200));
+            assertThat(queued.get().status(), is(200));
         }
     }
 
@@ -65,13 +65,13 @@ class HeavyRouteErrorsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> server.report().derivationsWaiting() == 1);
 
             Http.Response refused = http.get("/member/verify-blocking");
-            assertEquals(503, refused.status());
-            assertEquals("derivation-memory", refused.json().get("message").asText());
-            assertEquals("1", refused.header("retry-after"));
-            assertFalse(waiting.isDone(), "the waiting request was answered before the permit was free");
+            assertThat(refused.status(), is(503));
+            assertThat(refused.json().get("message").asText(), is("derivation-memory"));
+            assertThat(refused.header("retry-after"), is("1"));
+            assertThat("the waiting request was answered before the permit was free", waiting.isDone(), is(false));
             hasher.release();
-            assertEquals(200, running.get().status());
-            assertEquals(200, waiting.get().status());
+            assertThat(running.get().status(), is(200));
+            assertThat(waiting.get().status(), is(200));
         }
     }
 
@@ -82,11 +82,11 @@ class HeavyRouteErrorsTest {
             Http http = new Http("http://127.0.0.1:" + server.port());
             for (String path : new String[] {"/member/verify-pooled", "/member/verify-blocking"}) {
                 Http.Response r = http.get(path);
-                assertEquals(500, r.status());
-                assertEquals(JSON, r.header("content-type"));
-                assertEquals("{\"error\":\"derivation\"}", r.body());
+                assertThat(r.status(), is(500));
+                assertThat(r.header("content-type"), is(JSON));
+                assertThat(r.body(), is("{\"error\":\"derivation\"}"));
             }
-            assertEquals(200, http.get("/books").status());
+            assertThat(http.get("/books").status(), is(200));
         }
     }
 }

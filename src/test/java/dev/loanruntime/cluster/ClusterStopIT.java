@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * How a cluster ends, and the time limits on the way: SIGTERM with the kill timeout, a worker that does not start
  * within the start timeout, a crash loop, and the orphans of a primary killed outright.
  */
-class ClusterStopTest {
+class ClusterStopIT {
     private static final Duration START = ClusterProcess.START;
 
     /**

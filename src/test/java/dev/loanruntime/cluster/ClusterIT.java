@@ -28,9 +28,9 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
 
 /**
  * The cluster as real processes on a real shared port: spread, per-process state, replacement, rolling restart.
- * No spares (see {@code SparesTest}): these tests count the primary's children as its workers.
+ * No spares (see {@code SparesIT}): these tests count the primary's children as its workers.
  */
-class ClusterTest {
+class ClusterIT {
     private static final Duration START = ClusterProcess.START;
 
     @Test

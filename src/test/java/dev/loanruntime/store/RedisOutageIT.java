@@ -32,7 +32,7 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
  * others keep working, health says the store is down, and service resumes by itself. The test owns the
  * redis-server (persistent: it syncs every write before answering, so what was acknowledged survives the kill).
  */
-class RedisOutageTest {
+class RedisOutageIT {
     /** "About one second", with room for a loaded machine. */
     private static final Duration PROMPT = Duration.ofSeconds(2);
     @TempDir
