@@ -36,6 +36,7 @@ import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.Stages;
 import dev.loanruntime.store.LoanStore;
 import dev.loanruntime.store.StoreUnavailableException;
@@ -74,14 +75,18 @@ public final class LoanServer implements AutoCloseable {
                 config.get("loan.request-head-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)));
         // Exactly one HTTP/1.1 connection selector: with a second protocol (from the config node or discovery)
         // beside it, Helidon sniffs each connection's first bytes and closes a malformed or HTTP/1.0 one without
-        // its JSON 400/505. The stage points wrap that one selector.
+        // its JSON 400/505. With --stages on, the stage points wrap that one selector.
         builder.protocolsDiscoverServices(false);
         Http1Config.Builder http1 = Http1Config.builder()
-                .name("http_1_1")
+                .name("http_1_1")       // replaces the one Helidon builds from the same node
                 .config(config.get("server.protocols.http_1_1"));
-        HttpRouting.Builder routing = HttpRouting.builder()
-                .addFilter(Stages.install(builder, http1, headDeadline, options.serverTiming()))
-                .addFilter(inFlight);
+        HttpRouting.Builder routing = HttpRouting.builder();
+        if (options.stages() == Recording.ON) {
+            routing.addFilter(Stages.install(builder, http1, headDeadline, options.serverTiming()));
+        } else {
+            builder.protocols(List.of(http1.addReceiveListener(headDeadline).build()));
+        }
+        routing.addFilter(inFlight);
         if (handlers != null) {
             routing.addFilter(handlers);
         }

@@ -16,6 +16,7 @@ import picocli.CommandLine.Mixin;
 
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUnavailableException;
 
@@ -81,7 +82,8 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("loan-runtime: warning: --host " + options.host()
                     + " accepts connections from other machines; this service has no authentication");
         }
-        if (options.serverTiming() == ServerTiming.ALWAYS && !loopback(options.host())) {
+        if (options.stages() == Recording.ON && options.serverTiming() == ServerTiming.ALWAYS
+                && !loopback(options.host())) {
             System.err.println("loan-runtime: warning: --server-timing always on " + options.host()
                     + " shows every client where each request's time goes inside this server");
         }

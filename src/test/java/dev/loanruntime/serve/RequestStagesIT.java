@@ -66,6 +66,15 @@ class RequestStagesIT {
     }
 
     @Test
+    void aDefaultServerStampsNothingAndSendsNoHeaderEvenWhenAsked() throws Exception {
+        try (ServerProcess server = spinning(2, "virtual", "default")) {
+            TimedHttp.Response asked = TimedHttp.get(server.port(), "/books", ASK);
+            assertThat(asked.status(), is(200));
+            assertThat(asked.header("Server-Timing"), nullValue());
+        }
+    }
+
+    @Test
     void theHeaderComesOnlyWhenAskedFor() throws Exception {
         try (ServerProcess server = spinning(2, "virtual")) {
             TimedHttp.Response plain = TimedHttp.get(server.port(), "/books");
@@ -175,8 +184,12 @@ class RequestStagesIT {
     }
 
     private static ServerProcess spinning(int carriers, String threads) throws java.io.IOException {
+        return spinning(carriers, threads, "on");
+    }
+
+    private static ServerProcess spinning(int carriers, String threads, String stages) throws java.io.IOException {
         ServerProcess server = ServerProcess.start(List.of("-Xmx256m"), SpinningHasherServer.class.getName(),
-                SpinningHasherServer.args(carriers, threads, SPIN_MS));
+                SpinningHasherServer.args(carriers, threads, SPIN_MS, stages));
         try {
             server.awaitPort(Duration.ofSeconds(60));
         } catch (RuntimeException e) {

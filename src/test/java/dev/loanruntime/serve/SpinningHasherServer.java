@@ -8,6 +8,7 @@ import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.stages.Recording;
 
 /**
  * A server whose derivations spin the CPU for a fixed time and allocate nothing, so a derivation holds its thread
@@ -24,8 +25,12 @@ public final class SpinningHasherServer {
     public static void main(String[] args) throws Exception {
         int carriers = Integer.parseInt(args[0]);
         Carriers.configure(carriers);    // before anything creates a virtual thread
-        ServeOptions options = ServeOptions.defaults().toBuilder().port(0).carriers(carriers)
-                .threads(ThreadModel.parse(args[1])).platformThreads(8).cryptoThreads(1).maxDerivations(4).build();
+        ServeOptions.Builder builder = ServeOptions.defaults().toBuilder().port(0).carriers(carriers)
+                .threads(ThreadModel.parse(args[1])).platformThreads(8).cryptoThreads(1).maxDerivations(4);
+        if (!args[3].equals("default")) {
+            builder.stages(Recording.parse(args[3]));
+        }
+        ServeOptions options = builder.build();
         Spinner spinner = new Spinner(Long.parseLong(args[2]) * 1_000_000);
         try (LoanServer server = LoanServer.start(options, Config.create(), spinner)) {
             System.out.println("spinning-hasher server address=http://127.0.0.1:" + server.port());
@@ -33,8 +38,9 @@ public final class SpinningHasherServer {
         }
     }
 
-    static List<String> args(int carriers, String threads, long spinMillis) {
-        return List.of(Integer.toString(carriers), threads, Long.toString(spinMillis));
+    /** {@code stages}: {@code on}, {@code off}, or {@code default} (what a plain {@code serve} does). */
+    static List<String> args(int carriers, String threads, long spinMillis, String stages) {
+        return List.of(Integer.toString(carriers), threads, Long.toString(spinMillis), stages);
     }
 
     /** Spins on the clock: never parks, never allocates (the key is one shared array). */
