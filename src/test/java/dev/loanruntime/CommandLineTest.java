@@ -39,7 +39,9 @@ class CommandLineTest {
             "--crypto-queue|-1|expected an integer from 0 to 100000 but was '-1'",
             "--platform-threads|0|expected an integer from 1 to 10000 but was '0'",
             "--max-derivations|5000|expected an integer from 0 to 1024 but was '5000'",
-            "--scrypt|openssl|expected one of reuse, bouncycastle, conscrypt but was 'openssl'"})
+            "--scrypt|openssl|expected one of reuse, bouncycastle, conscrypt but was 'openssl'",
+            "--server-timing|sometimes|expected one of on-request, always, off but was 'sometimes'",
+            "--stages|yes|expected on or off but was 'yes'"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             Result r = run(args);
@@ -63,7 +65,7 @@ class CommandLineTest {
         Result r = run("serve", "--help");
         assertThat(r.code(), is(0));
         for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
-                "--crypto-threads", "--crypto-queue", "--max-derivations", "LOAN_"}) {
+                "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "LOAN_"}) {
             assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
         }
     }

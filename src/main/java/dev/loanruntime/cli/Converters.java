@@ -7,6 +7,8 @@ import picocli.CommandLine;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.stages.Recording;
+import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUri;
 
 /**
@@ -46,6 +48,22 @@ public final class Converters {
         @Override
         public ScryptProvider convert(String value) {
             return parsed(ScryptProvider::parse, value);
+        }
+    }
+
+    /** {@code serve --server-timing on-request|always|off}. */
+    public static final class ServerTimingConverter implements CommandLine.ITypeConverter<ServerTiming> {
+        @Override
+        public ServerTiming convert(String value) {
+            return parsed(ServerTiming::parse, value);
+        }
+    }
+
+    /** {@code serve --stages on|off}. */
+    public static final class RecordingConverter implements CommandLine.ITypeConverter<Recording> {
+        @Override
+        public Recording convert(String value) {
+            return parsed(Recording::parse, value);
         }
     }
 

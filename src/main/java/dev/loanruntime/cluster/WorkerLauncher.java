@@ -69,7 +69,9 @@ final class WorkerLauncher {
                 "--store", o.store().toString(),
                 "--member-cost", o.memberCost().label(),
                 "--session-ttl", Long.toString(o.sessionTtl().toSeconds()),
-                "--scrypt", o.scrypt().label());
+                "--scrypt", o.scrypt().label(),
+                "--server-timing", o.serverTiming().label(),
+                "--stages", o.stages().label());
     }
 
     /**

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.loanruntime.stages.RequestStamps;
+
 /**
  * A bounded pool of platform threads for CPU-heavy derivations: the JVM's counterpart of libuv's thread pool.
  * {@code threads} derivations run at once; up to {@code queue} more wait; beyond that, {@link BusyException}
@@ -55,16 +57,20 @@ public final class CryptoPool implements AutoCloseable {
         // derivation ends), or its caller giving up while it is still queued. A task cancelled in the queue never
         // runs, so without the caller's claim its slot would be gone for good.
         AtomicBoolean claimed = new AtomicBoolean();
+        RequestStamps stamps = RequestStamps.current();
         FutureTask<byte[]> task = new FutureTask<>(() -> {
             if (!claimed.compareAndSet(false, true)) {
                 return null;            // its caller gave up first and gave the slot back
             }
+            stamps.cryptoStarted();
             try {
                 return derivations.derive(password, salt, cost);
             } finally {
+                stamps.cryptoEnded();
                 slots.release();    // before the caller sees the result, so it may submit again at once
             }
         });
+        stamps.cryptoSubmitted();
         try {
             executor.execute(task);
         } catch (RejectedExecutionException e) {
@@ -72,7 +78,9 @@ public final class CryptoPool implements AutoCloseable {
             throw new DerivationException("the crypto pool is shut down", e);
         }
         try {
-            return task.get();
+            byte[] key = task.get();
+            stamps.resumed();   // a virtual caller had to get a carrier again first: the stage 'resume'
+            return key;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException re
                     && (re instanceof BusyException || re instanceof DerivationException)) {

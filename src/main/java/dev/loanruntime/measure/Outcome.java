@@ -7,8 +7,9 @@ package dev.loanruntime.measure;
  * @param endNanos   {@link System#nanoTime()} when the response was read, or the failure seen
  * @param status     HTTP status code, 0 when there was no response
  * @param error      why there was no response, null when there was one
+ * @param serverTiming the response's {@code Server-Timing} header when stages were asked for, else null
  */
-record Outcome(long startNanos, long endNanos, int status, ErrorKind error) {
+record Outcome(long startNanos, long endNanos, int status, ErrorKind error, String serverTiming) {
     long micros() {
         return Math.max(0, (endNanos - startNanos) / 1_000);
     }

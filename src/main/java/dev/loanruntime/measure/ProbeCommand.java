@@ -57,6 +57,11 @@ public final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--keep-alive", description = "Reuse connections instead of one fresh connection per request.")
     boolean keepAlive;
 
+    @Option(names = "--stages", description = "Ask the server for each request's stages (Loan-Timing: on) and print "
+            + "them per request: the client's ms, each stage's ms, the server's total and outside (client minus "
+            + "server: the network, the client, and waits the server cannot see).")
+    boolean stages;
+
     @Option(names = "--timeout", defaultValue = "120s", paramLabel = "DURATION", converter = Durations.Converter.class,
             description = "Read timeout of each request, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
     Duration timeout;
@@ -78,7 +83,8 @@ public final class ProbeCommand implements Callable<Integer> {
         ProbeReport.Config config = new ProbeReport.Config(target.toString(), heavy, heavyCount, light, lightCount,
                 gapMs, rounds, keepAlive, label);
         List<ProbeReport.Round> done = new ArrayList<>();
-        try (Requester requester = new Requester(target, keepAlive, timeout, heavyCount + lightCount)) {
+        try (Requester requester = new Requester(target, keepAlive, timeout, heavyCount + lightCount,
+                stages)) {
             requester.get(light); // warm-up: class loading and JIT on both sides, not measured
             for (int r = 1; r <= rounds; r++) {
                 ProbeReport.Round round = round(requester, r);
@@ -149,6 +155,9 @@ public final class ProbeCommand implements Callable<Integer> {
             String problem = r.error() != null ? "  (error: " + r.error() + ")"
                     : r.status() >= 400 ? "  (status " + r.status() + ")" : "";
             System.out.printf("%-8s %.3f s%s%n", r.name(), r.durationMs() / 1000, problem);
+        }
+        if (stages) {
+            StageTable.print(round.requests(), System.out);
         }
         System.out.flush();
     }

@@ -2,6 +2,9 @@ package dev.loanruntime.measure;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+
+import dev.loanruntime.stages.StageTimes;
 
 /**
  * What {@code probe} measured, as written to {@code --json}: the configuration, every request of every round
@@ -22,11 +25,19 @@ record ProbeReport(Config config, List<Round> rounds, Summary summary) {
      * @param durationMs until the whole response was read
      * @param status     HTTP status, 0 without a response
      * @param error      "connect", "timeout", "closed", "other", or null
+     * @param stages     with {@code --stages}: the server's stages in ms, in the order they happened (its
+     *                   {@code total} ends when the response was ready to send); else null
+     * @param outsideMs  with {@code --stages}: the client's duration minus the server's total: the network, the
+     *                   client, and any wait the server could not see; else null
      */
-    record Request(String name, String kind, double startMs, double durationMs, int status, String error) {
+    record Request(String name, String kind, double startMs, double durationMs, int status, String error,
+                   Map<String, Double> stages, Double outsideMs) {
         static Request of(String name, String kind, long roundStartNanos, Outcome o) {
+            StageTimes times = o.serverTiming() == null ? null : StageTimes.parse(o.serverTiming());
             return new Request(name, kind, round3((o.startNanos() - roundStartNanos) / 1e6), round3(o.millis()),
-                    o.status(), o.error() == null ? null : o.error().label());
+                    o.status(), o.error() == null ? null : o.error().label(),
+                    times == null ? null : times.millis(),
+                    times == null ? null : round3(o.millis() - times.ms("total")));
         }
 
         boolean ok() {

@@ -7,6 +7,8 @@ import io.helidon.webclient.api.HttpClientResponse;
 import io.helidon.webclient.api.ReleasableResource;
 import io.helidon.webclient.api.WebClient;
 
+import dev.loanruntime.stages.ServerTiming;
+
 /**
  * Sends GET requests with Helidon's WebClient and times them. Thread-safe: every measurement thread (virtual)
  * calls {@link #get} concurrently; a call blocks its thread until the response body has been read.
@@ -14,6 +16,7 @@ import io.helidon.webclient.api.WebClient;
 final class Requester implements AutoCloseable {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     private final WebClient client;
+    private final boolean stages;
 
     /**
      * @param keepAlive   reuse connections; false opens a fresh connection per request and sends
@@ -22,6 +25,12 @@ final class Requester implements AutoCloseable {
      *                    ones beyond it are closed after each request and reopened
      */
     Requester(Target target, boolean keepAlive, Duration readTimeout, int connections) {
+        this(target, keepAlive, readTimeout, connections, false);
+    }
+
+    /** @param stages ask the server for each request's stages ({@code Loan-Timing: on}) and keep its answer */
+    Requester(Target target, boolean keepAlive, Duration readTimeout, int connections, boolean stages) {
+        this.stages = stages;
         this.client = WebClient.builder()
                 .baseUri(target.base())
                 .keepAlive(keepAlive)
@@ -44,19 +53,24 @@ final class Requester implements AutoCloseable {
         try (HttpClientResponse response = request(pathAndQuery).request()) {
             int status = response.status().code();
             response.entity().consume();
-            return new Outcome(dueNanos, System.nanoTime(), status, null);
+            long end = System.nanoTime();
+            String timing = stages ? response.headers().first(ServerTiming.HEADER).orElse(null) : null;
+            return new Outcome(dueNanos, end, status, null, timing);
         } catch (RuntimeException e) {
-            return new Outcome(dueNanos, System.nanoTime(), 0, ErrorKind.of(e));
+            return new Outcome(dueNanos, System.nanoTime(), 0, ErrorKind.of(e), null);
         }
     }
 
     // Path and query apart: given as one string, the query's '?' would be encoded into the path.
     private HttpClientRequest request(String pathAndQuery) {
         int q = pathAndQuery.indexOf('?');
-        if (q < 0) {
-            return client.get(pathAndQuery);
+        HttpClientRequest request = client.get(q < 0 ? pathAndQuery : pathAndQuery.substring(0, q));
+        if (stages) {
+            request.header(ServerTiming.ASK, "on");
         }
-        HttpClientRequest request = client.get(pathAndQuery.substring(0, q));
+        if (q < 0) {
+            return request;
+        }
         for (String pair : pathAndQuery.substring(q + 1).split("&")) {
             int eq = pair.indexOf('=');
             if (!pair.isEmpty()) {

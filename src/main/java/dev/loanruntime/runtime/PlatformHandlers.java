@@ -12,6 +12,8 @@ import io.helidon.webserver.http.FilterChain;
 import io.helidon.webserver.http.RoutingRequest;
 import io.helidon.webserver.http.RoutingResponse;
 
+import dev.loanruntime.stages.RequestStamps;
+
 /**
  * The platform thread model: a routing filter that runs the rest of the request (every route handler) on a fixed
  * pool of platform threads while Helidon's connection thread waits for it. This is the classic thread-per-request
@@ -36,7 +38,16 @@ public final class PlatformHandlers implements Filter, AutoCloseable {
     /** Runs on Helidon's connection thread (virtual); parks it until the handler thread is done. */
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
-        Future<?> done = pool.submit(chain::proceed);
+        RequestStamps stamps = RequestStamps.current();
+        Future<?> done = pool.submit(() -> {
+            stamps.handlerStarted();    // the stage 'queue' ends: a pool thread is free for this request
+            RequestStamps.enter(stamps);
+            try {
+                chain.proceed();
+            } finally {
+                RequestStamps.leave();
+            }
+        });
         try {
             done.get();
         } catch (ExecutionException e) {

@@ -36,6 +36,8 @@ import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.stages.Recording;
+import dev.loanruntime.stages.Stages;
 import dev.loanruntime.store.LoanStore;
 import dev.loanruntime.store.StoreUnavailableException;
 
@@ -64,7 +66,27 @@ public final class LoanServer implements AutoCloseable {
         InFlight inFlight = new InFlight();
         this.runtime = new RuntimeService(options, carriers, pool, inFlight);
 
-        HttpRouting.Builder routing = HttpRouting.builder().addFilter(inFlight);
+        WebServerConfig.Builder builder = WebServer.builder()
+                .config(config.get("server"))
+                .host(options.host())
+                .port(options.port());
+        // Helidon's HTTP/1.1 limits from server.protocols.http_1_1, plus the header deadline Helidon lacks
+        this.headDeadline = new RequestHeadDeadline(
+                config.get("loan.request-head-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)));
+        // Exactly one HTTP/1.1 connection selector: with a second protocol (from the config node or discovery)
+        // beside it, Helidon sniffs each connection's first bytes and closes a malformed or HTTP/1.0 one without
+        // its JSON 400/505. With --stages on, the stage points wrap that one selector.
+        builder.protocolsDiscoverServices(false);
+        Http1Config.Builder http1 = Http1Config.builder()
+                .name("http_1_1")       // replaces the one Helidon builds from the same node
+                .config(config.get("server.protocols.http_1_1"));
+        HttpRouting.Builder routing = HttpRouting.builder();
+        if (options.stages() == Recording.ON) {
+            routing.addFilter(Stages.install(builder, http1, headDeadline, options.serverTiming()));
+        } else {
+            builder.protocols(List.of(http1.addReceiveListener(headDeadline).build()));
+        }
+        routing.addFilter(inFlight);
         if (handlers != null) {
             routing.addFilter(handlers);
         }
@@ -73,21 +95,6 @@ public final class LoanServer implements AutoCloseable {
                 new CatalogService(), runtime);
         ErrorResponses.register(routing);
 
-        WebServerConfig.Builder builder = WebServer.builder()
-                .config(config.get("server"))
-                .host(options.host())
-                .port(options.port());
-        // Helidon's HTTP/1.1 limits from server.protocols.http_1_1, plus the header deadline Helidon lacks
-        this.headDeadline = new RequestHeadDeadline(
-                config.get("loan.request-head-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)));
-        // Exactly one HTTP/1.1 protocol: with a second one (from the config node or discovery) beside it, Helidon
-        // sniffs each connection's first bytes and closes a malformed or HTTP/1.0 one without its JSON 400/505.
-        builder.protocolsDiscoverServices(false)
-                .protocols(List.of(Http1Config.builder()
-                        .name("http_1_1")       // replaces the one Helidon builds from the same node
-                        .config(config.get("server.protocols.http_1_1"))
-                        .addReceiveListener(headDeadline)
-                        .build()));
         if (options.reusePort()) {
             // Cluster workers: every worker binds the same port and the kernel spreads connections among them.
             builder.putListenerSocketOption(StandardSocketOptions.SO_REUSEPORT, true);

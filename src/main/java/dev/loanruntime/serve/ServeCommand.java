@@ -1,6 +1,8 @@
 package dev.loanruntime.serve;
 
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -14,6 +16,8 @@ import picocli.CommandLine.Mixin;
 
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.stages.Recording;
+import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUnavailableException;
 
 /** {@code serve}: runs the loan service until SIGTERM or SIGINT, then stops gracefully and exits 0. */
@@ -78,6 +82,11 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("loan-runtime: warning: --host " + options.host()
                     + " accepts connections from other machines; this service has no authentication");
         }
+        if (options.stages() == Recording.ON && options.serverTiming() == ServerTiming.ALWAYS
+                && !loopback(options.host())) {
+            System.err.println("loan-runtime: warning: --server-timing always on " + options.host()
+                    + " shows every client where each request's time goes inside this server");
+        }
         System.out.println(StatusLines.serving(server.report(), options.host(), server.port(),
                 options.store().toString()));
         System.out.flush();
@@ -94,6 +103,14 @@ public final class ServeCommand implements Callable<Integer> {
         System.out.println(StatusLines.stopped(ProcessHandle.current().pid()));
         System.out.flush();
         return 0;
+    }
+
+    private static boolean loopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** Warms up, says so, and blocks until the primary promotes this spare (its worker id) or goes (empty). */

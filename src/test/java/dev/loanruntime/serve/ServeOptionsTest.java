@@ -60,8 +60,8 @@ class ServeOptionsTest {
     }
 
     private static List<Object> fields(ServeOptions o) {
-        return new ArrayList<>(List.of(o.host(), o.port(), o.threads(), o.platformThreads(), o.carriers(),
+        return new ArrayList<>(List.<Object>of(o.host(), o.port(), o.threads(), o.platformThreads(), o.carriers(),
                 o.cryptoThreads(), o.cryptoQueue(), o.maxDerivations(), o.store().toString(), o.memberCost().label(),
-                o.sessionTtl(), o.workerId(), o.scrypt()));
+                o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages()));
     }
 }

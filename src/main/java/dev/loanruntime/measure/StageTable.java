@@ -1,0 +1,48 @@
+package dev.loanruntime.measure;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code probe --stages}' table: one row per request, the client's ms, then every stage the round's requests went
+ * through in the order they happen, the server's total and outside (client minus server), all in ms.
+ */
+final class StageTable {
+    /** The order of a request's life; a column appears only when some request of the round has the stage. */
+    private static final List<String> ORDER = List.of("carrier", "line", "idle", "headers", "admit", "queue",
+            "handler", "crypto-queue", "derive", "resume", "write");
+
+    private StageTable() {
+    }
+
+    static void print(List<ProbeReport.Request> requests, PrintStream out) {
+        Set<String> present = new LinkedHashSet<>();
+        for (String stage : ORDER) {
+            if (requests.stream().anyMatch(r -> r.stages() != null && r.stages().containsKey(stage))) {
+                present.add(stage);
+            }
+        }
+        List<String> columns = new ArrayList<>(List.of("client"));
+        columns.addAll(present);
+        columns.addAll(List.of("total", "outside"));
+        StringBuilder head = new StringBuilder(String.format("%-8s", "ms"));
+        columns.forEach(c -> head.append(String.format(" %12s", c)));
+        out.println(head);
+        for (ProbeReport.Request r : requests) {
+            StringBuilder row = new StringBuilder(String.format("%-8s %12.3f", r.name(), r.durationMs()));
+            if (r.stages() == null) {
+                out.println(row.append("  (no Server-Timing in the response)"));
+                continue;
+            }
+            for (String stage : present) {
+                Double ms = r.stages().get(stage);
+                row.append(ms == null ? String.format(" %12s", "-") : String.format(" %12.3f", ms));
+            }
+            row.append(String.format(" %12.3f %12.3f", r.stages().getOrDefault("total", 0.0), r.outsideMs()));
+            out.println(row);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.loanruntime.stages;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The points of one request's life, each a {@link System#nanoTime()} on the server's one clock, and the stages
+ * between adjacent points. Made by the first routing filter on the connection's thread; the handler, the crypto
+ * pool and the send listeners add their points from whichever thread they run on (each point is written by one
+ * thread, and the hand-offs between them, a pool's submit and get, order the writes). No method blocks.
+ *
+ * <p>{@link #current()} is the request the calling thread works for: set by the first filter for the connection's
+ * thread and by the platform handler pool for its threads; a thread that works for no request gets {@link #NONE},
+ * whose stamps go nowhere, so callers need no checks.
+ */
+public final class RequestStamps {
+    /** The stamps of no request: stamping them does nothing. */
+    public static final RequestStamps NONE = new RequestStamps(false);
+    private static final ThreadLocal<RequestStamps> CURRENT = new ThreadLocal<>();
+    private static final long ABSENT = Long.MIN_VALUE;
+
+    private final boolean recording;
+    /** The connection's accepted and first-ran points, for the first request on a connection only. */
+    long accepted = ABSENT;
+    long firstRan = ABSENT;
+    /** When the previous response on this kept-alive connection was sent, for later requests only. */
+    long previousSent = ABSENT;
+    long line = ABSENT;
+    long headers = ABSENT;
+    long filter = ABSENT;
+    private long handler = ABSENT;
+    private long cryptoSubmit = ABSENT;
+    private volatile long cryptoStart = ABSENT;
+    private volatile long cryptoEnd = ABSENT;
+    private long resumed = ABSENT;
+    long beforeSend = ABSENT;
+    long sent = ABSENT;
+
+    RequestStamps() {
+        this(true);
+    }
+
+    private RequestStamps(boolean recording) {
+        this.recording = recording;
+    }
+
+    /** The request the calling thread works for, or {@link #NONE}. */
+    public static RequestStamps current() {
+        RequestStamps stamps = CURRENT.get();
+        return stamps == null ? NONE : stamps;
+    }
+
+    /** Makes {@code stamps} the calling thread's request until {@link #leave()}. */
+    public static void enter(RequestStamps stamps) {
+        if (stamps.recording) {
+            CURRENT.set(stamps);
+        }
+    }
+
+    /** The calling thread no longer works for a request. */
+    public static void leave() {
+        CURRENT.remove();
+    }
+
+    /** A platform handler thread starts the request's handler (the platform model's {@code queue} ends). */
+    public void handlerStarted() {
+        if (recording) {
+            handler = System.nanoTime();
+        }
+    }
+
+    /** The handler hands a derivation to the crypto pool. */
+    public void cryptoSubmitted() {
+        if (recording) {
+            cryptoSubmit = System.nanoTime();
+        }
+    }
+
+    /** A crypto pool thread starts the derivation (on that thread). */
+    public void cryptoStarted() {
+        if (recording) {
+            cryptoStart = System.nanoTime();
+        }
+    }
+
+    /** The crypto pool thread is done with the derivation (on that thread). */
+    public void cryptoEnded() {
+        if (recording) {
+            cryptoEnd = System.nanoTime();
+        }
+    }
+
+    /** The handler runs again after the pool's result (for a virtual thread: once it has a carrier again). */
+    public void resumed() {
+        if (recording) {
+            resumed = System.nanoTime();
+        }
+    }
+
+    /** Whether this request is the first one on its connection (so it has {@code carrier} and {@code line}). */
+    boolean first() {
+        return accepted != ABSENT;
+    }
+
+    /** The first point the server saw of this request: accepted for a first request, else its request line. */
+    long origin() {
+        return first() ? accepted : line;
+    }
+
+    /**
+     * The stages so far in the order they happen, each a name and nanoseconds; {@code total} last. Before the
+     * response is sent, {@code total} ends at {@code beforeSend} and there is no {@code write}.
+     */
+    List<Stage> stages() {
+        List<Stage> stages = new ArrayList<>(12);
+        if (first()) {
+            add(stages, "carrier", accepted, firstRan);
+            add(stages, "line", firstRan, line);
+        } else {
+            add(stages, "idle", previousSent, line);
+        }
+        add(stages, "headers", line, headers);
+        add(stages, "admit", headers, filter);
+        add(stages, "queue", filter, handler);
+        long handlerStart = handler != ABSENT ? handler : filter;
+        boolean pooled = cryptoSubmit != ABSENT && cryptoStart != ABSENT && cryptoEnd != ABSENT && resumed != ABSENT;
+        if (beforeSend != ABSENT && handlerStart != ABSENT) {
+            long away = pooled ? resumed - cryptoSubmit : 0;
+            stages.add(new Stage("handler", beforeSend - handlerStart - away));
+        }
+        if (pooled) {
+            add(stages, "crypto-queue", cryptoSubmit, cryptoStart);
+            add(stages, "derive", cryptoStart, cryptoEnd);
+            add(stages, "resume", cryptoEnd, resumed);
+        }
+        add(stages, "write", beforeSend, sent);
+        long end = sent != ABSENT ? sent : beforeSend;
+        add(stages, "total", origin(), end);
+        return stages;
+    }
+
+    private static void add(List<Stage> stages, String name, long from, long to) {
+        if (from != ABSENT && to != ABSENT) {
+            stages.add(new Stage(name, to - from));
+        }
+    }
+
+    /** One stage: its name and how long it took. */
+    record Stage(String name, long nanos) {
+    }
+}

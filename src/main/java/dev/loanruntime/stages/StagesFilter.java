@@ -1,0 +1,50 @@
+package dev.loanruntime.stages;
+
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+
+/**
+ * The first routing filter: stamps {@code filter}, makes the request's stamps the thread's current ones, and
+ * registers the {@code beforeSend} point (where the {@code Server-Timing} header is added when asked for) and the
+ * {@code sent} point (where the request's JFR event is committed). Runs on the connection's thread; the send
+ * listeners run on the thread that sends (the handler's). Does not block.
+ */
+final class StagesFilter implements Filter {
+    private final ServerTiming timing;
+
+    StagesFilter(ServerTiming timing) {
+        this.timing = timing;
+    }
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        long now = System.nanoTime();
+        ConnectionStamps connection = ConnectionStamps.current();
+        if (connection == null) {   // a connection not accepted through this package's hooks
+            chain.proceed();
+            return;
+        }
+        RequestStamps stamps = connection.request(now);
+        boolean show = timing.shows(req.headers());
+        res.beforeSend(() -> {
+            stamps.beforeSend = System.nanoTime();
+            if (show) {
+                res.header(ServerTiming.HEADER, ServerTiming.format(stamps));
+            }
+        });
+        res.whenSent(() -> {
+            long sent = System.nanoTime();
+            stamps.sent = sent;
+            connection.lastSent = sent;
+            StageEvents.request(stamps, req.path().path(), res.status().code());
+        });
+        RequestStamps.enter(stamps);
+        try {
+            chain.proceed();
+        } finally {
+            RequestStamps.leave();
+        }
+    }
+}

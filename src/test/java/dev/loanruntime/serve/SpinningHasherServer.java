@@ -1,0 +1,70 @@
+package dev.loanruntime.serve;
+
+import java.util.List;
+
+import io.helidon.config.Config;
+
+import dev.loanruntime.crypto.PasswordHasher;
+import dev.loanruntime.crypto.ScryptCost;
+import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.stages.Recording;
+
+/**
+ * A server whose derivations spin the CPU for a fixed time and allocate nothing, so a derivation holds its thread
+ * (and a virtual thread's carrier) for a known time and no GC blurs the stages. It prints {@link #SPINNING} each
+ * time a derivation starts. Arguments: carriers, thread model ({@code virtual|platform}), milliseconds per
+ * derivation. For tests, in a child JVM ({@code ServerProcess.start}).
+ */
+public final class SpinningHasherServer {
+    static final String SPINNING = "derivation spinning";
+
+    private SpinningHasherServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int carriers = Integer.parseInt(args[0]);
+        Carriers.configure(carriers);    // before anything creates a virtual thread
+        ServeOptions.Builder builder = ServeOptions.defaults().toBuilder().port(0).carriers(carriers)
+                .threads(ThreadModel.parse(args[1])).platformThreads(8).cryptoThreads(1).maxDerivations(4);
+        if (!args[3].equals("default")) {
+            builder.stages(Recording.parse(args[3]));
+        }
+        ServeOptions options = builder.build();
+        Spinner spinner = new Spinner(Long.parseLong(args[2]) * 1_000_000);
+        try (LoanServer server = LoanServer.start(options, Config.create(), spinner)) {
+            System.out.println("spinning-hasher server address=http://127.0.0.1:" + server.port());
+            System.in.read();   // until the test closes the pipe or kills the process
+        }
+    }
+
+    /** {@code stages}: {@code on}, {@code off}, or {@code default} (what a plain {@code serve} does). */
+    static List<String> args(int carriers, String threads, long spinMillis, String stages) {
+        return List.of(Integer.toString(carriers), threads, Long.toString(spinMillis), stages);
+    }
+
+    /** Spins on the clock: never parks, never allocates (the key is one shared array). */
+    private static final class Spinner implements PasswordHasher {
+        private static final byte[] KEY = new byte[ScryptCost.LESSON.keyLength()];
+        private final long nanos;
+
+        Spinner(long nanos) {
+            this.nanos = nanos;
+        }
+
+        @Override
+        public byte[] derive(byte[] password, byte[] salt, ScryptCost cost) {
+            System.out.println(SPINNING);
+            long end = System.nanoTime() + nanos;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            return KEY;
+        }
+
+        @Override
+        public String name() {
+            return "spinning-fake";
+        }
+    }
+}
