@@ -188,14 +188,7 @@ class RequestStagesIT {
     }
 
     private static ServerProcess spinning(int carriers, String threads, String stages) throws java.io.IOException {
-        ServerProcess server = ServerProcess.start(List.of("-Xmx256m"), SpinningHasherServer.class.getName(),
+        return ServerProcess.startListening(List.of("-Xmx256m"), SpinningHasherServer.class.getName(),
                 SpinningHasherServer.args(carriers, threads, SPIN_MS, stages));
-        try {
-            server.awaitPort(Duration.ofSeconds(60));
-        } catch (RuntimeException e) {
-            server.close();
-            throw e;
-        }
-        return server;
     }
 }

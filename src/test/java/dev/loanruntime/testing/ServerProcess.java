@@ -36,7 +36,16 @@ public final class ServerProcess implements AutoCloseable {
     public static ServerProcess serve(List<String> jvmOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("serve", "--port", "0"));
         command.addAll(List.of(args));
-        ServerProcess server = start(jvmOptions, "dev.loanruntime.Main", command);
+        return startListening(jvmOptions, "dev.loanruntime.Main", command);
+    }
+
+    /**
+     * Starts {@code mainClass args} in a child JVM and waits until it prints its address; stops it by PID when it
+     * never does.
+     */
+    public static ServerProcess startListening(List<String> jvmOptions, String mainClass, List<String> args)
+            throws IOException {
+        ServerProcess server = start(jvmOptions, mainClass, args);
         try {
             server.awaitPort(Duration.ofSeconds(60));
         } catch (RuntimeException e) {
