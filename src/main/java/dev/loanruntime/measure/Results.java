@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -28,10 +30,15 @@ final class Results {
         }
     }
 
-    /** The file's JSON tree; the error names the file. */
+    /** The file's JSON tree; the error, one line, names the file and where in it the JSON broke. */
     static JsonNode read(Path file) {
         try {
             return MAPPER.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            // Jackson's own message adds the location on a second line: a usage error is one line.
+            JsonLocation at = e.getLocation();
+            throw new IllegalArgumentException("cannot read measurement JSON " + file + ": " + e.getOriginalMessage()
+                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot read measurement JSON " + file + ": " + e.getMessage());
         }
