@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "chart", mixinStandardHelpOptions = true,
          description = "Draw a PNG chart (headless) from measurement JSON files.",
          subcommands = {ChartCommand.Timeline.class, ChartCommand.Scaling.class, ChartCommand.Cdf.class,
-                        ChartCommand.Bars.class})
+                        ChartCommand.Bars.class, ChartCommand.Stages.class})
 public final class ChartCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -26,7 +26,7 @@ public final class ChartCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "Missing subcommand: expected one of timeline, scaling, cdf, bars");
+                "Missing subcommand: expected one of timeline, scaling, cdf, bars, stages");
     }
 
     @Command(name = "timeline", mixinStandardHelpOptions = true,
@@ -144,6 +144,36 @@ public final class ChartCommand implements Runnable {
                 throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
             }
             Charts.bars(out, title, xLabel, yLabel, data, stacked, mark, markLabel);
+            System.out.println("chart " + out);
+            return 0;
+        }
+    }
+
+    @Command(name = "stages", mixinStandardHelpOptions = true,
+             description = {"The stages of every request of the last round of each probe --stages --json file: one "
+                     + "panel per file (e.g. one per execution model), titled with its --label, one horizontal bar "
+                     + "per request made of its stages in the order a request lives them (carrier, line, idle, "
+                     + "headers, admit, queue, handler, crypto-queue, derive, resume), each stage in one colour.",
+                     "Bars start at the request's origin on the server's clock, so the requests of a round line up "
+                     + "on one time axis: a light request's carrier wait ends where the heavy request's handler ends."})
+    static final class Stages implements Callable<Integer> {
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Option(names = "--title", defaultValue = "Where each request waited", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Parameters(arity = "1..*", paramLabel = "PROBE_JSON") List<Path> files;
+        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            List<StageBars> panels = new ArrayList<>();
+            for (Path file : files) {
+                JsonNode report = read(spec, file);
+                try {
+                    panels.add(StageBars.of(report, file, label(report, file)));
+                } catch (IllegalArgumentException e) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+                }
+            }
+            StageChart.draw(out, title, panels);
             System.out.println("chart " + out);
             return 0;
         }

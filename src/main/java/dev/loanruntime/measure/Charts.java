@@ -205,7 +205,7 @@ final class Charts {
                 HEIGHT);
     }
 
-    private static void save(Path out, JFreeChart chart, int width, int height) {
+    static void save(Path out, JFreeChart chart, int width, int height) {
         chart.setBackgroundPaint(Color.WHITE);
         try {
             Path parent = out.toAbsolutePath().getParent();

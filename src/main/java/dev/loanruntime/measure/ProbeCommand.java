@@ -71,7 +71,8 @@ public final class ProbeCommand implements Callable<Integer> {
     String label;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write every request's offset and duration (ms) "
-            + "and the configuration to FILE.")
+            + "and the configuration to FILE; with --stages also its stages and its origin on the server's clock "
+            + "(what chart stages draws).")
     Path json;
 
     @CommandLine.Spec

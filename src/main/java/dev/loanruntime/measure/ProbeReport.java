@@ -29,15 +29,19 @@ record ProbeReport(Config config, List<Round> rounds, Summary summary) {
      *                   {@code total} ends when the response was ready to send); else null
      * @param outsideMs  with {@code --stages}: the client's duration minus the server's total: the network, the
      *                   client, and any wait the server could not see; else null
+     * @param originMs   with {@code --stages}: the request's first point on the server (accepted, or its request line
+     *                   on a kept-alive connection) in ms on the server's monotonic clock, so that the requests of a
+     *                   round line up on one timeline; else null
      */
     record Request(String name, String kind, double startMs, double durationMs, int status, String error,
-                   Map<String, Double> stages, Double outsideMs) {
+                   Map<String, Double> stages, Double outsideMs, Double originMs) {
         static Request of(String name, String kind, long roundStartNanos, Outcome o) {
             StageTimes times = o.serverTiming() == null ? null : StageTimes.parse(o.serverTiming());
             return new Request(name, kind, round3((o.startNanos() - roundStartNanos) / 1e6), round3(o.millis()),
                     o.status(), o.error() == null ? null : o.error().label(),
                     times == null ? null : times.millis(),
-                    times == null ? null : round3(o.millis() - times.ms("total")));
+                    times == null ? null : round3(o.millis() - times.ms("total")),
+                    times == null ? null : times.origin());
         }
 
         boolean ok() {

@@ -12,7 +12,7 @@ import java.util.Set;
  */
 final class StageTable {
     /** The order of a request's life; a column appears only when some request of the round has the stage. */
-    private static final List<String> ORDER = List.of("carrier", "line", "idle", "headers", "admit", "queue",
+    static final List<String> ORDER = List.of("carrier", "line", "idle", "headers", "admit", "queue",
             "handler", "crypto-queue", "derive", "resume", "write");
 
     private StageTable() {

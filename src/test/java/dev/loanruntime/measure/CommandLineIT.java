@@ -1,10 +1,7 @@
 package dev.loanruntime.measure;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,7 +14,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.loanruntime.Main;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -34,23 +30,8 @@ class CommandLineIT {
     @TempDir
     Path dir;
 
-    private record Run(int code, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-        ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-            int code = Main.run(args);
-            return new Run(code, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private static double heavy(String output) {
@@ -81,9 +62,9 @@ class CommandLineIT {
         try (ServerProcess server = ServerProcess.serve(List.of(), "--carriers", "1")) {
             Path json = dir.resolve("probe.json");
             // A longer gap than the lesson's 50 ms, so that on a busy machine the derivation has begun.
-            Run blocking = run("probe", "--url", server.baseUri(), "--heavy", "/member/verify-blocking",
+            CliRun blocking = run("probe", "--url", server.baseUri(), "--heavy", "/member/verify-blocking",
                     "--gap-ms", "200", "--json", json.toString());
-            Run pooled = run("probe", "--url", server.baseUri(), "--heavy", "/member/verify-pooled", "--gap-ms", "200");
+            CliRun pooled = run("probe", "--url", server.baseUri(), "--heavy", "/member/verify-pooled", "--gap-ms", "200");
 
             assertThat(blocking.err(), blocking.code(), is(0));
             assertThat(pooled.err(), pooled.code(), is(0));
@@ -109,7 +90,7 @@ class CommandLineIT {
     void loadPrintsConfigurationThenPercentilesAndWritesJson() {
         try (TestServer server = new TestServer()) {
             Path json = dir.resolve("load.json");
-            Run r = run("load", "--url", server.target().toString(), "--path", "/sleep?ms=10", "--requests", "20",
+            CliRun r = run("load", "--url", server.target().toString(), "--path", "/sleep?ms=10", "--requests", "20",
                     "--concurrency", "2", "--watch-pid", Long.toString(ProcessHandle.current().pid()),
                     "--json", json.toString());
 
@@ -128,7 +109,7 @@ class CommandLineIT {
 
     @Test
     void badUrlExitsWithTwoAndOneLineNamingIt() {
-        Run r = run("probe", "--url", "localhost:8430", "--heavy", "/member/verify-blocking");
+        CliRun r = run("probe", "--url", "localhost:8430", "--heavy", "/member/verify-blocking");
 
         assertThat(r.code(), is(2));
         assertThat(r.err().strip().lines().count(), is(1L));
@@ -142,7 +123,7 @@ class CommandLineIT {
         try (ServerSocket socket = new ServerSocket(0)) {
             closedPort = socket.getLocalPort();
         }
-        Run r = run("load", "--url", "http://127.0.0.1:" + closedPort, "--requests", "1");
+        CliRun r = run("load", "--url", "http://127.0.0.1:" + closedPort, "--requests", "1");
 
         assertThat(r.code(), is(2));
         assertThat(r.err().strip().lines().count(), is(1L));
@@ -153,7 +134,7 @@ class CommandLineIT {
     @Test
     void bothDurationAndRequestsIsAUsageError() {
         try (TestServer server = new TestServer()) {
-            Run r = run("load", "--url", server.target().toString(), "--duration", "1s", "--requests", "5");
+            CliRun r = run("load", "--url", server.target().toString(), "--duration", "1s", "--requests", "5");
 
             assertThat(r.code(), is(2));
             assertThat(r.err(), containsString("--duration"));
@@ -173,7 +154,7 @@ class CommandLineIT {
             Path timeline = dir.resolve("timeline.png");
             Path cdf = dir.resolve("cdf.png");
             Path scaling = dir.resolve("scaling.png");
-            for (Run r : List.of(run("chart", "timeline", "--out", timeline.toString(), probe.toString()),
+            for (CliRun r : List.of(run("chart", "timeline", "--out", timeline.toString(), probe.toString()),
                     run("chart", "cdf", "--log", "--out", cdf.toString(), load.toString(), load.toString()),
                     run("chart", "scaling", "--mark", "2", "--out", scaling.toString(), "1=" + load, "2=" + load))) {
                 assertThat(r.err(), r.code(), is(0));
@@ -190,7 +171,7 @@ class CommandLineIT {
     void deriveMeasuresEachProviderAloneAndOnAPool() {
         for (String provider : List.of("reuse", "bouncycastle", "conscrypt")) {
             Path json = dir.resolve(provider + ".json");
-            Run r = run("derive", "--scrypt", provider, "--cost", "1024,8,1", "--threads", "2", "--count", "6",
+            CliRun r = run("derive", "--scrypt", provider, "--cost", "1024,8,1", "--threads", "2", "--count", "6",
                     "--single", "3", "--json", json.toString());
             assertThat(r.err(), r.code(), is(0));
             assertThat(r.out(), containsString("derive scrypt=" + provider + " cost=1024,8,1 threads=2 count=6"));
@@ -206,11 +187,11 @@ class CommandLineIT {
             assertThat(report.get("poolAllocatedBytes").asDouble(), greaterThan(0.0));
         }
         // without --threads: one pool thread per core, not the server's thread model from application.yaml
-        Run defaults = run("derive", "--cost", "16,1,1", "--count", "1", "--single", "1");
+        CliRun defaults = run("derive", "--cost", "16,1,1", "--count", "1", "--single", "1");
         assertThat(defaults.err(), defaults.code(), is(0));
         assertThat(defaults.out(), containsString("derive scrypt=reuse cost=16,1,1 threads="
                 + Runtime.getRuntime().availableProcessors() + " "));
-        Run bad = run("derive", "--scrypt", "openssl");
+        CliRun bad = run("derive", "--scrypt", "openssl");
         assertThat(bad.code(), is(2));
         assertThat(bad.err(), containsString("'openssl'"));
         assertThat(run("derive", "--threads", "0").code(), is(2));
