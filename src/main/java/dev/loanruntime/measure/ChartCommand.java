@@ -155,7 +155,8 @@ public final class ChartCommand implements Runnable {
                      + "per request made of its stages in the order a request lives them (carrier, line, idle, "
                      + "headers, admit, queue, handler, crypto-queue, derive, resume), each stage in one colour.",
                      "Bars start at the request's origin on the server's clock, so the requests of a round line up "
-                     + "on one time axis: a light request's carrier wait ends where the heavy request's handler ends."})
+                     + "on one time axis: on one carrier, a light request's carrier wait ends where the heavy request's "
+                     + "handler ends."})
     static final class Stages implements Callable<Integer> {
         @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
         @Option(names = "--title", defaultValue = "Where each request waited", paramLabel = "TEXT", description = "Chart title.") String title;
