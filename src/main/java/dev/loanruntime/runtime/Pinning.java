@@ -88,8 +88,12 @@ public final class Pinning {
         return String.format(Locale.ROOT, "pinned %.1f ms: %s", duration.toNanos() / 1e6, top.isEmpty() ? "(no stack)" : top);
     }
 
-    /** The JDK's own park machinery, the same in every pin's stack; the frames below it say who pinned. */
+    /**
+     * The JDK's own park machinery and the method-handle frames of an upcall, the same in every pin's stack; the
+     * frames between them say who pinned.
+     */
     private static boolean machinery(String type) {
-        return type.startsWith("java.lang.VirtualThread") || type.startsWith("jdk.internal.");
+        return type.startsWith("java.lang.VirtualThread") || type.startsWith("jdk.internal.")
+                || type.startsWith("java.lang.invoke.");
     }
 }

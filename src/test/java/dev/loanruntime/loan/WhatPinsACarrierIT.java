@@ -148,7 +148,8 @@ class WhatPinsACarrierIT {
         String marker = JDK >= NativeWait.FIRST_FEATURE ? "native" : "monitor";
         long markers = MARKER_LINE.matcher(server.output()).results().count();
         assertThat(http.get("/catalog/lookup?ms=" + MARKER_MS + "&inside=" + marker).status(), is(200));
-        await().atMost(Duration.ofSeconds(30))
+        await("the log line of a " + MARKER_MS + " ms inside=" + marker + " pin (does it still pin?)")
+                .atMost(Duration.ofSeconds(30))
                 .until(() -> MARKER_LINE.matcher(server.output()).results().count() > markers);
         return pins();
     }
