@@ -131,10 +131,11 @@ nproc_bound=$(($(nproc) * 1000 / WAIT_MS))
 for key in "${rows[@]}"; do
   jdk=${key%%-*} model=${key#*-}
   verdict "JDK $jdk $model: none and lock keep >= 0.6 of Little's bound" \
-    "$(truth holds "${rate[$key-none]}" '>=' "0.6 * $BOUND" && truth holds "${rate[$key-lock]}" '>=' "0.6 * $BOUND")"
+    "$(holds "${rate[$key-none]}" '>=' "0.6 * $BOUND" && holds "${rate[$key-lock]}" '>=' "0.6 * $BOUND" \
+      && echo true || echo false)"
   if [ "$model" = virtual ]; then
     if num "${rate[$key-native]}"; then
-      verdict "JDK $jdk virtual: native stays under nproc / ${WAIT_MS} ms x 1.5 = $(calc 'a * 1.5' "$nproc_bound")" \
+      verdict "JDK $jdk virtual: native stays under nproc / ${WAIT_MS} ms x 1.5 = $((nproc_bound * 3 / 2))" \
         "$(truth holds "${rate[$key-native]}" '<=' "1.5 * $nproc_bound")"
     else
       verdict "JDK $jdk virtual: native stays under nproc / ${WAIT_MS} ms x 1.5" \
@@ -142,10 +143,12 @@ for key in "${rows[@]}"; do
     fi
     if [ "$jdk" -ge 24 ]; then
       verdict "JDK $jdk virtual: monitor does not pin (no events, >= 0.6 of the bound)" \
-        "$(truth holds "${pins[$key-monitor]}" '==' 0 && truth holds "${rate[$key-monitor]}" '>=' "0.6 * $BOUND")"
+        "$(holds "${pins[$key-monitor]}" '==' 0 && holds "${rate[$key-monitor]}" '>=' "0.6 * $BOUND" \
+          && echo true || echo false)"
     else
       verdict "JDK $jdk virtual: monitor pins (events, <= nproc / ${WAIT_MS} ms x 1.5)" \
-        "$(truth holds "${pins[$key-monitor]}" '>' 0 && truth holds "${rate[$key-monitor]}" '<=' "1.5 * $nproc_bound")"
+        "$(holds "${pins[$key-monitor]}" '>' 0 && holds "${rate[$key-monitor]}" '<=' "1.5 * $nproc_bound" \
+          && echo true || echo false)"
     fi
   fi
 done
@@ -155,8 +158,8 @@ jq -n --arg kinds "${KINDS[*]}" --argjson bound "$BOUND" '{categories: ($kinds |
   > "$OUT/bars.json"
 for key in "${rows[@]}"; do
   values=$(for kind in "${KINDS[@]}"; do r=${rate[$key-$kind]}; num "$r" && echo "$r" || echo 0; done | jq -s -c .)
-  jq --arg label "JDK ${key%%-*} ${key#*-}" --argjson values "$values" \
-    '.series += [{label: $label, values: $values}]' "$OUT/bars.json" > "$OUT/bars.tmp" && mv "$OUT/bars.tmp" "$OUT/bars.json"
+  jq --arg name "JDK ${key%%-*} ${key#*-}" --argjson values "$values" \
+    '.series += [{"label": $name, "values": $values}]' "$OUT/bars.json" > "$OUT/bars.tmp" && mv "$OUT/bars.tmp" "$OUT/bars.json"
 done
 loan_runtime chart bars --title "$CLIENTS concurrent ${WAIT_MS} ms waits: req/s by where the thread waits" \
   --x-label "inside" --y-label "req/s" --mark "$BOUND" --mark-label "Little's law: $CLIENTS / ${WAIT_MS} ms" \
