@@ -41,7 +41,8 @@ class CommandLineTest {
             "--max-derivations|5000|expected an integer from 0 to 1024 but was '5000'",
             "--scrypt|openssl|expected one of reuse, bouncycastle, conscrypt but was 'openssl'",
             "--server-timing|sometimes|expected one of on-request, always, off but was 'sometimes'",
-            "--stages|yes|expected on or off but was 'yes'"})
+            "--stages|yes|expected on or off but was 'yes'",
+            "--log-pinned|20|expected off or a duration such as 20ms or 1s but was '20'"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             Result r = run(args);
@@ -65,7 +66,7 @@ class CommandLineTest {
         Result r = run("serve", "--help");
         assertThat(r.code(), is(0));
         for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
-                "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "LOAN_"}) {
+                "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "--log-pinned", "LOAN_"}) {
             assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
         }
     }

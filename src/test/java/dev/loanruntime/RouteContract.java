@@ -133,7 +133,8 @@ abstract class RouteContract {
         assertThat(health.status(), is(200));
         assertThat(health.json().get("status").asText(), is("UP"));
         String metrics = http.get("/observe/metrics").body();
-        for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter"}) {
+        for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter",
+                "loan_pinned_events", "loan_pinned_longest_ms"}) {
             assertThat(gauge + " missing from metrics", metrics.contains(gauge));
         }
     }

@@ -6,6 +6,7 @@ import picocli.CommandLine;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
+import dev.loanruntime.runtime.PinLog;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
@@ -64,6 +65,14 @@ public final class Converters {
         @Override
         public Recording convert(String value) {
             return parsed(Recording::parse, value);
+        }
+    }
+
+    /** {@code serve --log-pinned off|DURATION}. */
+    public static final class PinLogConverter implements CommandLine.ITypeConverter<PinLog> {
+        @Override
+        public PinLog convert(String value) {
+            return parsed(PinLog::parse, value);
         }
     }
 

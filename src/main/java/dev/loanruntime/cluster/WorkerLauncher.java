@@ -71,7 +71,8 @@ final class WorkerLauncher {
                 "--session-ttl", Long.toString(o.sessionTtl().toSeconds()),
                 "--scrypt", o.scrypt().label(),
                 "--server-timing", o.serverTiming().label(),
-                "--stages", o.stages().label());
+                "--stages", o.stages().label(),
+                "--log-pinned", o.logPinned().label());
     }
 
     /**

@@ -34,6 +34,7 @@ import dev.loanruntime.loan.MemberService;
 import dev.loanruntime.loan.SessionService;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
+import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
@@ -188,6 +189,8 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.crypto.running", () -> pool.derivations().running());
         gauge("loan.crypto.queued", pool::queued);
         gauge("loan.counter", this::loansOrNaN);
+        gauge("loan.pinned.events", () -> Pinning.snapshot().events());
+        gauge("loan.pinned.longest.ms", () -> Pinning.snapshot().longestMs());
     }
 
     private double loansOrNaN() {

@@ -12,6 +12,7 @@ import dev.loanruntime.http.Json;
 import dev.loanruntime.http.Routes;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
+import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.ThreadModel;
 
 /** {@code GET /runtime}: the execution model this process actually runs, as observed, not as asked for. */
@@ -58,6 +59,7 @@ public final class RuntimeService implements HttpService {
                 derivations.workspaces(),
                 derivations.workspaceBytes(),
                 inFlight.current(),
+                Pinning.snapshot(),
                 Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / (1024 * 1024));
@@ -66,7 +68,9 @@ public final class RuntimeService implements HttpService {
     /**
      * What {@code /runtime} reports; {@code workerId} is 0 outside a cluster. {@code hasher} is the scrypt provider
      * that derives, {@code scryptDefault} the one {@code --scrypt} gives when unset; {@code scryptWorkspaces} and
-     * {@code scryptWorkspaceBytes} are the working buffers the derivation permits keep ({@code reuse} only).
+     * {@code scryptWorkspaceBytes} are the working buffers the derivation permits keep ({@code reuse} only);
+     * {@code pinned} counts the virtual threads that parked while pinned to their carrier, since {@code serve} began
+     * watching ({@code watching} is false in a server started without {@code serve}).
      */
     public record Report(long pid,
                          int workerId,
@@ -85,6 +89,7 @@ public final class RuntimeService implements HttpService {
                          int scryptWorkspaces,
                          long scryptWorkspaceBytes,
                          int requestsInFlight,
+                         Pinning.Snapshot pinned,
                          String javaVersion,
                          int cores,
                          long maxHeapMiB) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 
 import dev.loanruntime.cli.Converters.ScryptCostConverter;
 import dev.loanruntime.cli.Converters.ScryptProviderConverter;
+import dev.loanruntime.cli.Converters.PinLogConverter;
 import dev.loanruntime.cli.Converters.RecordingConverter;
 import dev.loanruntime.cli.Converters.ServerTimingConverter;
 import dev.loanruntime.cli.Converters.StoreUriConverter;
@@ -14,6 +15,7 @@ import dev.loanruntime.cli.Converters.ThreadModelConverter;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
+import dev.loanruntime.runtime.PinLog;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
@@ -99,6 +101,13 @@ public final class ServeArgs {
                     + "(default: ${DEFAULT-VALUE}).")
     Recording stages;
 
+    @Option(names = "--log-pinned", defaultValue = ServeOptions.DEFAULT_LOG_PINNED, paramLabel = "off|DURATION",
+            converter = PinLogConverter.class,
+            description = "Log one line, with the top of the stack, for each virtual thread that stays pinned to its "
+                    + "carrier at least this long, e.g. 20ms; pins are counted in /runtime either way "
+                    + "(default: ${DEFAULT-VALUE}).")
+    PinLog logPinned;
+
     /** Validated options; the error names the option and what it accepts. */
     public ServeOptions toOptions(CommandLine commandLine) {
         int cores = Runtime.getRuntime().availableProcessors();
@@ -117,6 +126,7 @@ public final class ServeArgs {
                 .scrypt(scrypt)
                 .serverTiming(serverTiming)
                 .stages(stages)
+                .logPinned(logPinned)
                 .build());
     }
 }

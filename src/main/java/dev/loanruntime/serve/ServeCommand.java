@@ -16,6 +16,7 @@ import picocli.CommandLine.Mixin;
 
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUnavailableException;
@@ -69,6 +70,7 @@ public final class ServeCommand implements Callable<Integer> {
             options = options.asWorker(promotedTo.getAsInt());
         }
 
+        Pinning.watch(options.logPinned());
         var scrypt = options.scrypt().open();
         scrypt.fallback().ifPresent(why -> System.err.println("loan-runtime: warning: " + why));
         LoanServer server;

@@ -6,6 +6,7 @@ import java.util.Objects;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
+import dev.loanruntime.runtime.PinLog;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
@@ -45,6 +46,8 @@ public final class ServeOptions {
     public static final String DEFAULT_SERVER_TIMING = "on-request";
     /** {@code --stages}: off, because the stage points cost about 6% of /books' throughput on one core. */
     public static final String DEFAULT_STAGES = "off";
+    /** {@code --log-pinned}: off, because a server that pins by design would log a line per request. */
+    public static final String DEFAULT_LOG_PINNED = "off";
     /** The longest session: one day. */
     public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
 
@@ -63,6 +66,7 @@ public final class ServeOptions {
     private final ScryptProvider scrypt;
     private final ServerTiming serverTiming;
     private final Recording stages;
+    private final PinLog logPinned;
 
     private ServeOptions(Builder b) {
         this.host = b.host;
@@ -80,6 +84,7 @@ public final class ServeOptions {
         this.scrypt = b.scrypt;
         this.serverTiming = b.serverTiming;
         this.stages = b.stages;
+        this.logPinned = b.logPinned;
     }
 
     /**
@@ -104,7 +109,8 @@ public final class ServeOptions {
                 .workerId(0)
                 .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT))
                 .serverTiming(ServerTiming.parse(DEFAULT_SERVER_TIMING))
-                .stages(Recording.parse(DEFAULT_STAGES));
+                .stages(Recording.parse(DEFAULT_STAGES))
+                .logPinned(PinLog.parse(DEFAULT_LOG_PINNED));
         return b.build();
     }
 
@@ -206,6 +212,11 @@ public final class ServeOptions {
         return stages;
     }
 
+    /** Which pinned virtual threads get a log line. */
+    public PinLog logPinned() {
+        return logPinned;
+    }
+
     /**
      * Changes options one at a time; each setter checks its value and throws an {@link IllegalArgumentException}
      * that names the option and the bad value ({@link UsageError}). Not thread-safe; use it on one thread.
@@ -226,6 +237,7 @@ public final class ServeOptions {
         private ScryptProvider scrypt;
         private ServerTiming serverTiming;
         private Recording stages;
+        private PinLog logPinned;
 
         private Builder() {
         }
@@ -246,6 +258,7 @@ public final class ServeOptions {
             scrypt = o.scrypt;
             serverTiming = o.serverTiming;
             stages = o.stages;
+            logPinned = o.logPinned;
         }
 
         public Builder host(String host) {
@@ -339,6 +352,11 @@ public final class ServeOptions {
 
         public Builder stages(Recording stages) {
             this.stages = Objects.requireNonNull(stages, "stages");
+            return this;
+        }
+
+        public Builder logPinned(PinLog logPinned) {
+            this.logPinned = Objects.requireNonNull(logPinned, "logPinned");
             return this;
         }
 

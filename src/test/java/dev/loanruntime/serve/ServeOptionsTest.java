@@ -62,6 +62,6 @@ class ServeOptionsTest {
     private static List<Object> fields(ServeOptions o) {
         return new ArrayList<>(List.<Object>of(o.host(), o.port(), o.threads(), o.platformThreads(), o.carriers(),
                 o.cryptoThreads(), o.cryptoQueue(), o.maxDerivations(), o.store().toString(), o.memberCost().label(),
-                o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages()));
+                o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages(), o.logPinned()));
     }
 }

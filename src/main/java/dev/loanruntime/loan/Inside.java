@@ -1,0 +1,85 @@
+package dev.loanruntime.loan;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+
+/**
+ * Where {@code /catalog/lookup?inside=...} waits: the ways real code waits, which differ only in whether a virtual
+ * thread can leave its carrier meanwhile. Each {@link #await} runs on the request's thread and blocks it for the wait.
+ */
+enum Inside {
+    /** A plain sleep: a virtual thread unmounts and frees its carrier. */
+    NONE {
+        @Override
+        void await(int ms) throws InterruptedException {
+            Thread.sleep(ms);
+        }
+    },
+    /**
+     * A sleep inside {@code synchronized} on an object of this request's own, so nothing contends: on JDK 21 to 23
+     * the virtual thread cannot unmount while it holds a monitor and keeps its carrier (JEP 491 ended that in 24).
+     */
+    MONITOR {
+        @Override
+        void await(int ms) throws InterruptedException {
+            Object monitor = new Object();
+            // Published, so that the JIT cannot prove the object local and remove the lock (lock elision).
+            lastMonitor = monitor;
+            synchronized (monitor) {
+                Thread.sleep(ms);
+            }
+        }
+    },
+    /** The same sleep under a {@link ReentrantLock}: a parked virtual thread holding one unmounts on every JDK. */
+    LOCK {
+        @Override
+        void await(int ms) throws InterruptedException {
+            ReentrantLock lock = new ReentrantLock();
+            lastMonitor = lock;
+            lock.lock();
+            try {
+                Thread.sleep(ms);
+            } finally {
+                lock.unlock();
+            }
+        }
+    },
+    /**
+     * A sleep below a native frame ({@link NativeWait}): libc calls back into Java, which sleeps. A virtual thread
+     * cannot unmount across a native frame on any JDK, so it keeps its carrier.
+     */
+    NATIVE {
+        @Override
+        void await(int ms) throws InterruptedException {
+            NativeWait.sleep(ms);
+        }
+    };
+
+    @SuppressWarnings("unused") // written only: its one reader would be the JIT's escape analysis
+    private static volatile Object lastMonitor;
+
+    /** Blocks the calling thread for {@code ms} milliseconds in this way. */
+    abstract void await(int ms) throws InterruptedException;
+
+    /** The name in the query: {@code none}, {@code monitor}, {@code lock}, {@code native}. */
+    String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses a {@link #label()}; the error names the bad value and the accepted ones. */
+    static Inside parse(String value) {
+        for (Inside inside : values()) {
+            if (inside.label().equals(value)) {
+                return inside;
+            }
+        }
+        throw new IllegalArgumentException("query parameter 'inside' must be one of " + accepted() + ", was '"
+                + value + "'");
+    }
+
+    static String accepted() {
+        return Arrays.stream(values()).map(Inside::label).collect(Collectors.joining(", "));
+    }
+}
