@@ -96,6 +96,7 @@ class RedisCredentialsIT {
             assertThat(workers, hasSize(2));
             for (long pid : workers) {
                 String argv = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).replace('\0', ' ');
+                argv = argv.substring(argv.indexOf(" serve ")); // the options, without the long class path
                 assertThat(argv, allOf(containsString("--store redis://127.0.0.1:" + redis.port() + "/0"),
                         not(containsString(PASSWORD))));
             }
@@ -122,6 +123,41 @@ class RedisCredentialsIT {
                 assertThat(http.get(server.baseUri() + "/loan").status(), is(503));
             }
         }
+    }
+
+    @Test
+    void redissLogsInOverTlsToAServerWhoseCertificateTheJvmTrusts() throws Exception {
+        Path cert = dir.resolve("redis.crt");
+        Path key = dir.resolve("redis.key");
+        run(RedisProcess.require("openssl").toString(), "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                "-keyout", key.toString(), "-out", cert.toString());
+        Path trust = dir.resolve("trust.p12");
+        run(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-importcert", "-noprompt",
+                "-alias", "redis", "-file", cert.toString(), "-keystore", trust.toString(), "-storetype", "PKCS12",
+                "-storepass", "changeit");
+        int tlsPort = Ports.freeOutsideEphemeralRange();
+        try (RedisProcess redis = RedisProcess.server(dir, PASSWORD, "--tls-port", Integer.toString(tlsPort),
+                "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
+                "--tls-ca-cert-file", cert.toString(), "--tls-auth-clients", "no");
+             ServerProcess trusting = ServerProcess.startListening(Map.of(RedisAuth.PASSWORD_ENV, PASSWORD),
+                     List.of("-Xmx256m", "-Djavax.net.ssl.trustStore=" + trust, "-Djavax.net.ssl.trustStorePassword=changeit"),
+                     "dev.loanruntime.Main", List.of("serve", "--port", "0", "--store", "rediss://127.0.0.1:" + tlsPort));
+             ServerProcess doubting = serve(Map.of(RedisAuth.PASSWORD_ENV, PASSWORD), "rediss://127.0.0.1:" + tlsPort);
+             Http http = new Http()) {
+            // the server knows only the TLS port: a loan counted there went over TLS
+            assertThat(http.get(trusting.baseUri() + "/loan").number("loanCounter"), is(1L));
+            assertThat(redis.call("GET", "loan-runtime:loans"), is("1"));
+            // the same server without the certificate in its trust store refuses the connection
+            assertThat(http.get(doubting.baseUri() + "/loan").status(), is(503));
+            assertThat(redis.call("GET", "loan-runtime:loans"), is("1"));
+        }
+    }
+
+    private static void run(String... command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertThat(String.join(" ", command) + "\n" + output, process.waitFor(), is(0));
     }
 
     private static byte[] firstBytes(ServerSocket fake) {
