@@ -21,9 +21,11 @@ class StoreOptionsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "--store        | mysql://db:3306      | local, sqlite:PATH or redis://HOST:PORT[/DB]",
-            "--store        | redis://cache:port   | local, sqlite:PATH or redis://HOST:PORT[/DB]",
-            "--store        | sqlite:              | local, sqlite:PATH or redis://HOST:PORT[/DB]",
+            "--store        | mysql://db:3306      | redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]",
+            "--store        | redis://cache:port   | redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]",
+            "--store        | sqlite:              | redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]",
+            "--store-replicas | -1                 | an integer from 0 to 16",
+            "--store-replicas | 1                  | 0 with --store local (only a Redis store has replicas)",
             "--member-cost  | 1000,8,1             | N,r,p",
             "--member-cost  | 1048576,8,1          | 64 MiB",
             "--session-ttl  | 0                    | 1 to 86400"})

@@ -16,11 +16,13 @@ import dev.loanruntime.serve.ServeOptions;
 /**
  * The command line of a worker JVM: the primary's own java, the JDK's AOT cache when one matches, the project's
  * class path, the primary's own main class, {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in
- * the environment ({@code LOAN_WORKER_ID}).
+ * the environment ({@code LOAN_WORKER_ID}), with the store's passwords ({@code LOAN_STORE_PASSWORD},
+ * {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user of the machine.
  */
 final class WorkerLauncher {
     static final String WORKER_ID_ENV = "LOAN_WORKER_ID";
     private final List<String> command;
+    private final Map<String, String> storeEnvironment;
 
     /**
      * Workers run {@code mainClass}, the class of the command line that runs this primary: it is passed in, not
@@ -37,6 +39,7 @@ final class WorkerLauncher {
         cmd.addAll(List.of("-cp", classPath, mainClass));
         cmd.addAll(serveArgs(options));
         this.command = List.copyOf(cmd);
+        this.storeEnvironment = options.store().environment();
     }
 
     /** A process builder for worker {@code id}, or a spare for 0; its stdin stays a pipe that the primary holds open. */
@@ -48,6 +51,8 @@ final class WorkerLauncher {
         ProcessBuilder builder = new ProcessBuilder(cmd);
         Map<String, String> env = builder.environment();
         env.put(WORKER_ID_ENV, Integer.toString(id));
+        // The store's passwords travel here, not in argv: a command line is readable by every user of the machine.
+        env.putAll(storeEnvironment);
         return builder;
     }
 
@@ -67,6 +72,7 @@ final class WorkerLauncher {
                 "--crypto-queue", Integer.toString(o.cryptoQueue()),
                 "--max-derivations", Integer.toString(o.maxDerivations()),
                 "--store", o.store().toString(),
+                "--store-replicas", Integer.toString(o.storeReplicas()),
                 "--member-cost", o.memberCost().label(),
                 "--session-ttl", Long.toString(o.sessionTtl().toSeconds()),
                 "--scrypt", o.scrypt().label(),

@@ -57,7 +57,7 @@ public final class LoanServer implements AutoCloseable {
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         ClientDisconnects.quiet();
-        this.store = options.store().open();
+        this.store = options.store().open(options.storeReplicas());
         int maxRunning = options.maxDerivations() > 0
                 ? options.maxDerivations()
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);

@@ -64,9 +64,17 @@ public final class ServeArgs {
     @Option(names = "--store", defaultValue = ServeOptions.DEFAULT_STORE, paramLabel = "URI",
             converter = StoreUriConverter.class,
             description = "Where the loan counter and the sessions live: local (this process's memory), "
-                    + "sqlite:PATH (a file shared by the processes of this machine) or redis://HOST:PORT[/DB] "
-                    + "(a server shared by processes on many machines) (default: ${DEFAULT-VALUE}).")
+                    + "sqlite:PATH (a file shared by the processes of this machine), "
+                    + "redis[s]://[USER@]HOST:PORT[/DB] (a server shared by processes on many machines; rediss: TLS) or "
+                    + "redis-sentinel://[USER@]HOST:PORT[,HOST:PORT...]/MASTER[/DB] (the master that Sentinels name, "
+                    + "followed after a failover). Passwords from LOAN_STORE_PASSWORD and LOAN_SENTINEL_PASSWORD, "
+                    + "which no process list shows (default: ${DEFAULT-VALUE}).")
     StoreUri store;
+
+    @Option(names = "--store-replicas", paramLabel = "N",
+            description = "Redis replicas that must confirm a write (WAIT) before it is acknowledged; otherwise "
+                    + "503 store_unavailable (default: 1 with redis-sentinel, else 0).")
+    Integer storeReplicas;
 
     @Option(names = "--member-cost", defaultValue = ServeOptions.DEFAULT_MEMBER_COST, paramLabel = "N,r,p",
             converter = ScryptCostConverter.class,
@@ -121,6 +129,7 @@ public final class ServeArgs {
                 .cryptoQueue(cryptoQueue)
                 .maxDerivations(maxDerivations)
                 .store(store)
+                .storeReplicas(storeReplicas)
                 .memberCost(memberCost)
                 .sessionTtl(Duration.ofSeconds(sessionTtlSeconds))
                 .scrypt(scrypt)

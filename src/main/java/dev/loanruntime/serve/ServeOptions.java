@@ -60,6 +60,8 @@ public final class ServeOptions {
     private final int cryptoQueue;
     private final int maxDerivations;
     private final StoreUri store;
+    /** Null: the store's own default, so that a builder that changes the store changes the default too. */
+    private final Integer storeReplicas;
     private final ScryptCost memberCost;
     private final Duration sessionTtl;
     private final int workerId;
@@ -78,6 +80,7 @@ public final class ServeOptions {
         this.cryptoQueue = b.cryptoQueue;
         this.maxDerivations = b.maxDerivations;
         this.store = b.store;
+        this.storeReplicas = b.storeReplicas;
         this.memberCost = b.memberCost;
         this.sessionTtl = b.sessionTtl;
         this.workerId = b.workerId;
@@ -182,6 +185,11 @@ public final class ServeOptions {
         return store;
     }
 
+    /** Replicas that must confirm a store write before it is acknowledged ({@code --store-replicas}). */
+    public int storeReplicas() {
+        return storeReplicas == null ? store.defaultReplicas() : storeReplicas;
+    }
+
     /** scrypt cost of the members' password hashes. */
     public ScryptCost memberCost() {
         return memberCost;
@@ -231,6 +239,7 @@ public final class ServeOptions {
         private int cryptoQueue;
         private int maxDerivations;
         private StoreUri store;
+        private Integer storeReplicas;
         private ScryptCost memberCost;
         private Duration sessionTtl;
         private int workerId;
@@ -252,6 +261,7 @@ public final class ServeOptions {
             cryptoQueue = o.cryptoQueue;
             maxDerivations = o.maxDerivations;
             store = o.store;
+            storeReplicas = o.storeReplicas;
             memberCost = o.memberCost;
             sessionTtl = o.sessionTtl;
             workerId = o.workerId;
@@ -315,6 +325,15 @@ public final class ServeOptions {
             return this;
         }
 
+        /** 0 to 16; above 0 only with a Redis store. Unset (null): the store's own default, 1 behind Sentinel. */
+        public Builder storeReplicas(Integer storeReplicas) {
+            if (storeReplicas != null) {
+                UsageError.check("--store-replicas", storeReplicas, 0, 16);
+            }
+            this.storeReplicas = storeReplicas;
+            return this;
+        }
+
         /** At most the lesson's memory per derivation (64 MiB), and p at most 64. */
         public Builder memberCost(ScryptCost memberCost) {
             Objects.requireNonNull(memberCost, "memberCost");
@@ -361,6 +380,10 @@ public final class ServeOptions {
         }
 
         public ServeOptions build() {
+            if (storeReplicas != null && storeReplicas > 0 && !store.replicates()) {
+                throw UsageError.invalid("--store-replicas", "0 with --store " + store
+                        + " (only a Redis store has replicas)", storeReplicas);
+            }
             return new ServeOptions(this);
         }
     }

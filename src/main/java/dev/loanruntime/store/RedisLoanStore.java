@@ -2,66 +2,55 @@ package dev.loanruntime.store;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
-import redis.clients.jedis.ConnectionPoolConfig;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.RedisClient;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * State in a Redis server that processes on any number of machines share. The counter is one key changed with
+ * State in Redis, which processes on any number of machines share. The counter is one key changed with
  * {@code INCR} (atomic in the server); a session is a key with a time-to-live ({@code SET ... PX}).
  *
+ * <p>With {@code replicas} above 0 a write is acknowledged only after {@code WAIT replicas} says that many replicas
+ * hold it: Redis replicates asynchronously, and a master that dies between answering and replicating takes the
+ * write with it, while a failover promotes the replica that never saw it. The write and its {@code WAIT} go in one
+ * pipeline on one connection, because {@code WAIT} waits for the writes of its own connection. When too few
+ * replicas confirm within {@value #WAIT_MS} ms the caller gets {@link StoreUnavailableException} (a 503): the write
+ * may survive, so the counter can only exceed what clients saw acknowledged, never fall below it.
+ *
  * <p>The calling thread blocks on the socket (a virtual thread parks). Connect and read timeouts are
- * {@value #TIMEOUT_MS} ms, so a stopped server is reported within about that; after a connection failure the idle
- * connections are dropped, so that the first requests after the server returns do not meet dead sockets. Commands
- * are never retried: a retried {@code INCR} whose first reply was lost would count twice.
+ * {@value RedisConnections#TIMEOUT_MS} ms; after a connection failure the idle connections are dropped, so that the
+ * first requests after the server returns do not meet dead sockets. Commands are never retried: a retried
+ * {@code INCR} whose first reply was lost would count twice.
  */
 final class RedisLoanStore implements LoanStore {
-    static final int TIMEOUT_MS = 500;
-    private static final int CONNECTIONS = 64;
+    /** How long a write waits for its replicas: below the read timeout, so that the reply to WAIT still arrives. */
+    static final int WAIT_MS = 300;
     private static final String LOANS = "loan-runtime:loans";
     private static final String SESSION = "loan-runtime:session:";
-    private final RedisClient client;
+    private final UnifiedJedis client;
+    private final Supplier<Pipeline> pipelines;
+    private final Runnable dropIdle;
     private final String description;
+    private final int replicas;
 
-    private RedisLoanStore(RedisClient client, String description) {
+    RedisLoanStore(UnifiedJedis client, Supplier<Pipeline> pipelines, Runnable dropIdle, String description,
+                   int replicas) {
         this.client = client;
+        this.pipelines = pipelines;
+        this.dropIdle = dropIdle;
         this.description = description;
-    }
-
-    /** Configures the client; connects lazily, so a server that is down at start-up only makes requests fail. */
-    static RedisLoanStore open(StoreUri.Redis uri) {
-        DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
-                .connectionTimeoutMillis(TIMEOUT_MS)
-                .socketTimeoutMillis(TIMEOUT_MS)
-                .database(uri.database())
-                .clientName("loan-runtime-" + ProcessHandle.current().pid())
-                .build();
-        ConnectionPoolConfig pool = new ConnectionPoolConfig();
-        pool.setMaxTotal(CONNECTIONS);
-        pool.setMaxIdle(CONNECTIONS);
-        pool.setMinIdle(0);
-        // A request waits at most this long for a free connection, then is refused like any other timeout.
-        pool.setMaxWait(Duration.ofMillis(TIMEOUT_MS));
-        pool.setBlockWhenExhausted(true);
-        RedisClient client = RedisClient.builder()
-                .hostAndPort(uri.host(), uri.port())
-                .clientConfig(config)
-                .poolConfig(pool)
-                .build();
-        return new RedisLoanStore(client, uri.toString());
+        this.replicas = replicas;
     }
 
     @Override
     public long incrementLoans() {
-        try {
-            return client.incr(LOANS);
-        } catch (JedisException e) {
-            throw unavailable(e);
-        }
+        return replicated(p -> p.incr(LOANS), () -> client.incr(LOANS));
     }
 
     @Override
@@ -76,11 +65,8 @@ final class RedisLoanStore implements LoanStore {
 
     @Override
     public void putSession(String key, String member, Duration ttl) {
-        try {
-            client.set(SESSION + key, member, SetParams.setParams().px(ttl.toMillis()));
-        } catch (JedisException e) {
-            throw unavailable(e);
-        }
+        SetParams expiry = SetParams.setParams().px(ttl.toMillis());
+        replicated(p -> p.set(SESSION + key, member, expiry), () -> client.set(SESSION + key, member, expiry));
     }
 
     @Override
@@ -94,11 +80,7 @@ final class RedisLoanStore implements LoanStore {
 
     @Override
     public void removeSession(String key) {
-        try {
-            client.del(SESSION + key);
-        } catch (JedisException e) {
-            throw unavailable(e);
-        }
+        replicated(p -> p.del(SESSION + key), () -> client.del(SESSION + key));
     }
 
     @Override
@@ -120,10 +102,32 @@ final class RedisLoanStore implements LoanStore {
         client.close();
     }
 
+    /** Runs a write; with replicas to wait for, in a pipeline with {@code WAIT}, acknowledged only when they confirm. */
+    private <T> T replicated(Function<Pipeline, Response<T>> write, Supplier<T> alone) {
+        try {
+            if (replicas == 0) {
+                return alone.get();
+            }
+            try (Pipeline pipeline = pipelines.get()) {
+                Response<T> result = write.apply(pipeline);
+                Response<Long> confirmed = pipeline.waitReplicas(replicas, WAIT_MS);
+                pipeline.sync();
+                T value = result.get();
+                if (confirmed.get() < replicas) {
+                    throw new StoreUnavailableException(description, confirmed.get() + " of " + replicas
+                            + " replicas confirmed the write within " + WAIT_MS + " ms");
+                }
+                return value;
+            }
+        } catch (JedisException e) {
+            throw unavailable(e);
+        }
+    }
+
     private StoreUnavailableException unavailable(JedisException e) {
         if (e instanceof JedisConnectionException) {
             // The other idle connections went to the same dead server: drop them rather than fail on each in turn.
-            client.getPool().clear();
+            dropIdle.run();
         }
         return new StoreUnavailableException(description, e);
     }

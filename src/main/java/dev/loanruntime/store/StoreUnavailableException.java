@@ -8,4 +8,9 @@ public final class StoreUnavailableException extends RuntimeException {
         super("store " + store + " is unavailable: " + (cause == null ? "no answer"
                 : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()), cause);
     }
+
+    /** The store answered but could not give the guarantee asked for, e.g. too few replicas confirmed a write. */
+    public StoreUnavailableException(String store, String why) {
+        super("store " + store + " is unavailable: " + why);
+    }
 }

@@ -1,24 +1,61 @@
 package dev.loanruntime.store;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Where the state that must outlive a request lives: {@code local} (this process's memory), {@code sqlite:PATH}
- * (a file shared by the processes of one machine) or {@code redis://HOST:PORT[/DB]} (a server shared by
- * processes on many machines). {@link #parse} names the bad value and the accepted forms.
+ * (a file shared by the processes of one machine), {@code redis://} or {@code rediss://} (a Redis server shared by
+ * processes on many machines; {@code rediss} speaks TLS) or {@code redis-sentinel://} (a Redis master found through
+ * Sentinels, followed after a failover). {@link #parse} names the bad value and the accepted forms.
+ *
+ * <p>{@link #toString()} is the form to print and to pass on a command line: it never holds a password. A child
+ * process gets the passwords through {@link #environment()}.
  */
-public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreUri.Redis {
+public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreUri.Redis, StoreUri.Sentinel {
     /** The accepted forms, for error messages and help. */
-    String FORMS = "local, sqlite:PATH or redis://HOST:PORT[/DB]";
+    String FORMS = "local, sqlite:PATH, redis[s]://[USER:PASSWORD@]HOST:PORT[/DB] or "
+            + "redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]";
 
-    /** Opens the store. May block (connects, creates a file and its schema). */
-    LoanStore open();
+    /**
+     * Opens the store. Writes are acknowledged only once {@code replicas} replicas confirm them (Redis {@code WAIT});
+     * only Redis stores accept more than 0. May block (connects, creates a file and its schema).
+     *
+     * @throws IllegalStateException when the store refuses this process (a wrong password) or cannot be found
+     */
+    LoanStore open(int replicas);
 
-    /** Parses one of {@link #FORMS}. */
+    /** Opens the store with {@link #defaultReplicas()}. */
+    default LoanStore open() {
+        return open(defaultReplicas());
+    }
+
+    /** Replicas that must confirm a write unless told otherwise: 1 behind Sentinel, 0 elsewhere. */
+    default int defaultReplicas() {
+        return 0;
+    }
+
+    /** Whether {@code --store-replicas} above 0 means anything for this store (only Redis has replicas). */
+    default boolean replicates() {
+        return false;
+    }
+
+    /** Environment variables that carry this store's passwords to a child process; empty when there are none. */
+    default Map<String, String> environment() {
+        return Map.of();
+    }
+
+    /** Parses one of {@link #FORMS}; passwords not in the value come from the process's environment. */
     static StoreUri parse(String value) {
+        return parse(value, System.getenv());
+    }
+
+    /** Parses one of {@link #FORMS}, with {@code env} standing for the environment. */
+    static StoreUri parse(String value, Map<String, String> env) {
         if (value == null || value.isBlank()) {
             throw bad(value, "it is empty");
         }
@@ -29,20 +66,25 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
         if (text.startsWith("sqlite:")) {
             return Sqlite.parse(value, text.substring("sqlite:".length()));
         }
-        if (text.startsWith("redis://")) {
-            return Redis.parse(value, text);
+        if (text.startsWith("redis://") || text.startsWith("rediss://")) {
+            return RedisUris.redis(value, text, env);
+        }
+        if (text.startsWith("redis-sentinel://")) {
+            return RedisUris.sentinel(value, text, env);
         }
         throw bad(value, "unknown store");
     }
 
-    private static IllegalArgumentException bad(String value, String why) {
-        return new IllegalArgumentException("expected " + FORMS + " but was '" + value + "' (" + why + ")");
+    /** The error for a bad {@code value}; the value is shown with any password in it masked. */
+    static IllegalArgumentException bad(String value, String why) {
+        return new IllegalArgumentException("expected " + FORMS + " but was '" + RedisUris.masked(value) + "' ("
+                + why + ")");
     }
 
     /** This process's memory: every process has its own state. */
     record Local() implements StoreUri {
         @Override
-        public LoanStore open() {
+        public LoanStore open(int replicas) {
             return new LocalLoanStore();
         }
 
@@ -66,7 +108,7 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
         }
 
         @Override
-        public LoanStore open() {
+        public LoanStore open(int replicas) {
             return SqliteLoanStore.open(path);
         }
 
@@ -76,48 +118,87 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
         }
     }
 
-    /** A Redis server; {@code database} is the logical database number (SELECT). */
-    record Redis(String host, int port, int database) implements StoreUri {
+    /** A Redis server; {@code database} is the logical database number (SELECT); {@code tls} for {@code rediss}. */
+    record Redis(String host, int port, int database, boolean tls, RedisAuth auth) implements StoreUri {
         static final int DEFAULT_PORT = 6379;
 
-        static Redis parse(String value, String text) {
-            URI uri;
-            try {
-                uri = new URI(text);
-            } catch (URISyntaxException e) {
-                throw bad(value, "not a URI");
-            }
-            if (uri.getHost() == null || uri.getUserInfo() != null || uri.getQuery() != null
-                    || uri.getFragment() != null) {
-                throw bad(value, "redis needs HOST:PORT and nothing else but an optional /DB");
-            }
-            int port = uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort();
-            String path = uri.getPath() == null ? "" : uri.getPath();
-            int database = 0;
-            if (!path.isEmpty() && !path.equals("/")) {
-                try {
-                    database = Integer.parseInt(path.substring(1));
-                } catch (NumberFormatException e) {
-                    throw bad(value, "DB must be a database number");
-                }
-                if (database < 0) {
-                    throw bad(value, "DB must be a database number");
-                }
-            }
-            if (port < 1 || port > 65_535) {
-                throw bad(value, "PORT must be from 1 to 65535");
-            }
-            return new Redis(uri.getHost(), port, database);
+        /** A server without TLS or credentials. */
+        public Redis(String host, int port, int database) {
+            this(host, port, database, false, RedisAuth.NONE);
         }
 
         @Override
-        public LoanStore open() {
-            return RedisLoanStore.open(this);
+        public LoanStore open(int replicas) {
+            return RedisConnections.open(this, replicas);
+        }
+
+        @Override
+        public boolean replicates() {
+            return true;
+        }
+
+        @Override
+        public Map<String, String> environment() {
+            return auth.environment();
         }
 
         @Override
         public String toString() {
-            return "redis://" + host + ":" + port + "/" + database;
+            return (tls ? "rediss://" : "redis://") + auth.shownUser() + host + ":" + port + "/" + database;
+        }
+    }
+
+    /**
+     * A Redis master that Sentinels watch: asked of {@code sentinels} by its name {@code master}, and followed when
+     * they fail it over to a replica. {@code auth} logs in to the master (and its replicas), {@code sentinelPassword}
+     * (null for none) to the Sentinels.
+     */
+    record Sentinel(List<Address> sentinels, String master, int database, RedisAuth auth, String sentinelPassword)
+            implements StoreUri {
+        static final int DEFAULT_PORT = 26379;
+
+        public Sentinel {
+            sentinels = List.copyOf(sentinels);
+        }
+
+        @Override
+        public LoanStore open(int replicas) {
+            return RedisConnections.open(this, replicas);
+        }
+
+        /** Behind Sentinel a failover is expected: a write counts once one replica holds it too. */
+        @Override
+        public int defaultReplicas() {
+            return 1;
+        }
+
+        @Override
+        public boolean replicates() {
+            return true;
+        }
+
+        @Override
+        public Map<String, String> environment() {
+            Map<String, String> env = new HashMap<>(auth.environment());
+            if (sentinelPassword != null) {
+                env.put(RedisAuth.SENTINEL_PASSWORD_ENV, sentinelPassword);
+            }
+            return Map.copyOf(env);
+        }
+
+        @Override
+        public String toString() {
+            return "redis-sentinel://" + auth.shownUser()
+                    + sentinels.stream().map(Address::toString).collect(Collectors.joining(","))
+                    + "/" + master + "/" + database;
+        }
+    }
+
+    /** One {@code HOST:PORT}. */
+    record Address(String host, int port) {
+        @Override
+        public String toString() {
+            return host + ":" + port;
         }
     }
 }

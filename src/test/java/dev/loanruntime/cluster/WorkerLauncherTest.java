@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,10 +24,13 @@ import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUri;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 
 class WorkerLauncherTest {
     private static final String MAIN = "dev.loanruntime.Main";
@@ -62,10 +66,27 @@ class WorkerLauncherTest {
         assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
                 "--host", "127.0.0.1", "--port", "8431", "--threads", "platform", "--platform-threads", "50",
                 "--carriers", "1", "--crypto-threads", "2", "--crypto-queue", "8", "--max-derivations", "3",
-                "--store", "sqlite:/tmp/loans.db", "--member-cost", "1024,8,1", "--session-ttl", "60",
-                "--scrypt", "conscrypt", "--server-timing", "always", "--stages", "on", "--log-pinned", "20ms"));
+                "--store", "sqlite:/tmp/loans.db", "--store-replicas", "0", "--member-cost", "1024,8,1",
+                "--session-ttl", "60", "--scrypt", "conscrypt", "--server-timing", "always", "--stages", "on",
+                "--log-pinned", "20ms"));
         assertThat(launcher.builder(2).environment().get("LOAN_WORKER_ID"), is("2"));
         assertThat(List.of(launcher.builder(2).command().toArray()), is(List.copyOf(launcher.command())));
+    }
+
+    @Test
+    void theStorePasswordsGoToTheWorkerThroughItsEnvironmentNeverItsCommandLine() {
+        ServeOptions options = ServeOptions.defaults().toBuilder()
+                .store(StoreUri.parse("redis-sentinel://ada:data-secret@a:1,b:2/loans",
+                        Map.of("LOAN_SENTINEL_PASSWORD", "sentinel-secret")))
+                .build();
+        WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", MAIN, options, 21);
+
+        ProcessBuilder worker = launcher.builder(1);
+        assertThat(String.join(" ", worker.command()), allOf(
+                containsString("--store redis-sentinel://ada@a:1,b:2/loans/0 --store-replicas 1"),
+                not(containsString("secret"))));
+        assertThat(worker.environment().get("LOAN_STORE_PASSWORD"), is("data-secret"));
+        assertThat(worker.environment().get("LOAN_SENTINEL_PASSWORD"), is("sentinel-secret"));
     }
 
     @Test

@@ -59,9 +59,38 @@ class ServeOptionsTest {
                 is("Invalid value for option '--session-ttl': expected an integer from 1 to 86400 but was '172800'"));
     }
 
+    @Test
+    void storeReplicasDefaultToOneBehindSentinelAndMustBeZeroWithoutRedis() {
+        assertThat(parse().storeReplicas(), is(0));
+        assertThat(parse("--store", "redis://h:1").storeReplicas(), is(0));
+        assertThat(parse("--store", "redis-sentinel://h:1/m").storeReplicas(), is(1));
+        assertThat(parse("--store", "redis-sentinel://h:1/m", "--store-replicas", "0").storeReplicas(), is(0));
+        assertThat(parse("--store", "redis://h:1", "--store-replicas", "2").storeReplicas(), is(2));
+        assertThat(parse("--store", "redis://h:1", "--store-replicas", "2").asWorker(1).storeReplicas(), is(2));
+
+        assertThat(assertThrows(CommandLine.ParameterException.class,
+                        () -> parse("--store", "redis://h:1", "--store-replicas", "-1")).getMessage(),
+                is("Invalid value for option '--store-replicas': expected an integer from 0 to 16 but was '-1'"));
+        assertThat(assertThrows(CommandLine.ParameterException.class,
+                        () -> parse("--store-replicas", "1")).getMessage(),
+                is("Invalid value for option '--store-replicas': expected 0 with --store local (only a Redis store "
+                        + "has replicas) but was '1'"));
+    }
+
+    private static ServeOptions parse(String... line) {
+        ServeArgs args = new ServeArgs();
+        CommandLine cli = new CommandLine(new Object() {
+            @CommandLine.Mixin
+            ServeArgs mixin = args;
+        }).setDefaultValueProvider(new SettingsDefaults(Map.of(), Config.create()));
+        cli.parseArgs(line);
+        return args.toOptions(cli);
+    }
+
     private static List<Object> fields(ServeOptions o) {
         return new ArrayList<>(List.<Object>of(o.host(), o.port(), o.threads(), o.platformThreads(), o.carriers(),
                 o.cryptoThreads(), o.cryptoQueue(), o.maxDerivations(), o.store().toString(), o.memberCost().label(),
-                o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages(), o.logPinned()));
+                o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages(), o.logPinned(),
+                o.storeReplicas()));
     }
 }

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -48,9 +49,14 @@ public final class ClusterProcess implements AutoCloseable {
 
     /** Starts {@code cluster <args>} without waiting. */
     public static ClusterProcess start(String... args) throws IOException {
+        return start(Map.of(), args);
+    }
+
+    /** Starts {@code cluster <args>} with {@code env} added to the primary's environment, without waiting. */
+    public static ClusterProcess start(Map<String, String> env, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of("cluster"));
         command.addAll(List.of(args));
-        return new ClusterProcess(ServerProcess.start(List.of(), "dev.loanruntime.Main", command));
+        return new ClusterProcess(ServerProcess.start(env, List.of(), "dev.loanruntime.Main", command));
     }
 
     /** Waits until the primary prints {@code cluster ready}; fails at once if it exits first. */

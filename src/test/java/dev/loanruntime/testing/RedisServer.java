@@ -71,32 +71,18 @@ public final class RedisServer implements AutoCloseable {
 
     /** Kills the server by PID, as a crash would; its port refuses connections afterwards. */
     public void stop() {
-        if (process != null) {
-            process.destroyForcibly();
-            try {
-                process.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            process = null;
-        }
+        RedisProcess.killAndWait(process);
+        process = null;
     }
 
     /** Freezes the server (SIGSTOP): connections stay open but nothing answers, like a hung or unreachable host. */
     public void freeze() throws IOException, InterruptedException {
-        signal("STOP");
+        RedisProcess.signal(pid(), "STOP");
     }
 
     /** Lets a frozen server run again (SIGCONT). */
     public void thaw() throws IOException, InterruptedException {
-        signal("CONT");
-    }
-
-    private void signal(String name) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid())).inheritIO().start();
-        if (kill.waitFor() != 0) {
-            throw new IOException("kill -" + name + " " + pid() + " failed");
-        }
+        RedisProcess.signal(pid(), "CONT");
     }
 
     /** Starts the server again on the same port and with the same files. */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -27,8 +28,10 @@ public final class ServerProcess implements AutoCloseable {
     private final CompletableFuture<Integer> port = new CompletableFuture<>();
     private final Thread reader;
 
-    private ServerProcess(List<String> command) throws IOException {
-        this.process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    private ServerProcess(List<String> command, Map<String, String> env) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().putAll(env);
+        this.process = builder.start();
         this.reader = Thread.ofPlatform().daemon().name("server-output-" + process.pid()).start(this::readOutput);
     }
 
@@ -45,7 +48,13 @@ public final class ServerProcess implements AutoCloseable {
      */
     public static ServerProcess startListening(List<String> jvmOptions, String mainClass, List<String> args)
             throws IOException {
-        ServerProcess server = start(jvmOptions, mainClass, args);
+        return startListening(Map.of(), jvmOptions, mainClass, args);
+    }
+
+    /** {@link #startListening(List, String, List)} with {@code env} added to the child's environment. */
+    public static ServerProcess startListening(Map<String, String> env, List<String> jvmOptions, String mainClass,
+                                               List<String> args) throws IOException {
+        ServerProcess server = start(env, jvmOptions, mainClass, args);
         try {
             server.awaitPort(Duration.ofSeconds(60));
         } catch (RuntimeException e) {
@@ -57,6 +66,12 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code mainClass args} in a child JVM without waiting for anything. */
     public static ServerProcess start(List<String> jvmOptions, String mainClass, List<String> args) throws IOException {
+        return start(Map.of(), jvmOptions, mainClass, args);
+    }
+
+    /** {@link #start(List, String, List)} with {@code env} added to the child's environment. */
+    public static ServerProcess start(Map<String, String> env, List<String> jvmOptions, String mainClass,
+                                      List<String> args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -64,7 +79,7 @@ public final class ServerProcess implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
         command.addAll(args);
-        return new ServerProcess(command);
+        return new ServerProcess(command, env);
     }
 
     private void readOutput() {
