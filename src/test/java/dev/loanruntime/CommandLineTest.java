@@ -41,7 +41,9 @@ class CommandLineTest {
             "--max-derivations|5000|expected an integer from 0 to 1024 but was '5000'",
             "--scrypt|openssl|expected one of reuse, bouncycastle, conscrypt but was 'openssl'",
             "--server-timing|sometimes|expected one of on-request, always, off but was 'sometimes'",
-            "--stages|yes|expected on or off but was 'yes'"})
+            "--stages|yes|expected on or off but was 'yes'",
+            "--drain-delay|-1|expected an integer from 0 to 600 but was '-1'",
+            "--drain-delay|soon|'soon' is not a long"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             Result r = run(args);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.loanruntime.serve.PrimaryWatch;
 import dev.loanruntime.serve.ServeOptions;
 
 /**
@@ -19,7 +20,7 @@ import dev.loanruntime.serve.ServeOptions;
  * the environment ({@code LOAN_WORKER_ID}).
  */
 final class WorkerLauncher {
-    static final String WORKER_ID_ENV = "LOAN_WORKER_ID";
+    static final String WORKER_ID_ENV = PrimaryWatch.WORKER_ID_ENV;
     private final List<String> command;
 
     /**
@@ -71,7 +72,8 @@ final class WorkerLauncher {
                 "--session-ttl", Long.toString(o.sessionTtl().toSeconds()),
                 "--scrypt", o.scrypt().label(),
                 "--server-timing", o.serverTiming().label(),
-                "--stages", o.stages().label());
+                "--stages", o.stages().label(),
+                "--drain-delay", Long.toString(o.drainDelay().toSeconds()));
     }
 
     /**

@@ -45,6 +45,13 @@ public final class ServeOptions {
     public static final String DEFAULT_SERVER_TIMING = "on-request";
     /** {@code --stages}: off, because the stage points cost about 6% of /books' throughput on one core. */
     public static final String DEFAULT_STAGES = "off";
+    /**
+     * {@code --drain-delay}, in seconds: how long a server that got SIGTERM reports not-ready while it keeps
+     * serving, before its listener closes. Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
+     */
+    public static final String DEFAULT_DRAIN_DELAY = "4";
+    /** The longest drain delay: ten minutes. */
+    public static final Duration MAX_DRAIN_DELAY = Duration.ofMinutes(10);
     /** The longest session: one day. */
     public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
 
@@ -63,6 +70,7 @@ public final class ServeOptions {
     private final ScryptProvider scrypt;
     private final ServerTiming serverTiming;
     private final Recording stages;
+    private final Duration drainDelay;
 
     private ServeOptions(Builder b) {
         this.host = b.host;
@@ -80,6 +88,7 @@ public final class ServeOptions {
         this.scrypt = b.scrypt;
         this.serverTiming = b.serverTiming;
         this.stages = b.stages;
+        this.drainDelay = b.drainDelay;
     }
 
     /**
@@ -104,7 +113,8 @@ public final class ServeOptions {
                 .workerId(0)
                 .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT))
                 .serverTiming(ServerTiming.parse(DEFAULT_SERVER_TIMING))
-                .stages(Recording.parse(DEFAULT_STAGES));
+                .stages(Recording.parse(DEFAULT_STAGES))
+                .drainDelay(Duration.ofSeconds(Long.parseLong(DEFAULT_DRAIN_DELAY)));
         return b.build();
     }
 
@@ -206,6 +216,11 @@ public final class ServeOptions {
         return stages;
     }
 
+    /** After SIGTERM: how long the server reports not-ready and keeps serving before it stops accepting. */
+    public Duration drainDelay() {
+        return drainDelay;
+    }
+
     /**
      * Changes options one at a time; each setter checks its value and throws an {@link IllegalArgumentException}
      * that names the option and the bad value ({@link UsageError}). Not thread-safe; use it on one thread.
@@ -226,6 +241,7 @@ public final class ServeOptions {
         private ScryptProvider scrypt;
         private ServerTiming serverTiming;
         private Recording stages;
+        private Duration drainDelay;
 
         private Builder() {
         }
@@ -246,6 +262,7 @@ public final class ServeOptions {
             scrypt = o.scrypt;
             serverTiming = o.serverTiming;
             stages = o.stages;
+            drainDelay = o.drainDelay;
         }
 
         public Builder host(String host) {
@@ -339,6 +356,14 @@ public final class ServeOptions {
 
         public Builder stages(Recording stages) {
             this.stages = Objects.requireNonNull(stages, "stages");
+            return this;
+        }
+
+        /** From 0 (stop accepting at once) to {@link #MAX_DRAIN_DELAY}, in whole seconds. */
+        public Builder drainDelay(Duration drainDelay) {
+            UsageError.check("--drain-delay", drainDelay == null ? -1 : drainDelay.toSeconds(), 0,
+                    MAX_DRAIN_DELAY.toSeconds());
+            this.drainDelay = drainDelay;
             return this;
         }
 
