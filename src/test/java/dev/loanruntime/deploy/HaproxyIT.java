@@ -22,8 +22,10 @@ import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.both;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
 
 /**
  * deploy/haproxy.cfg with the real HAProxy: the file is valid, and a balancer started from it (its addresses from
@@ -72,9 +74,10 @@ class HaproxyIT {
                     return listens(stats);
                 });
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-                        .until(() -> state(stats, "host2").equals("UP|L7OK"));
+                        .until(() -> state(stats, "host2"), is("UP|L7OK"));
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-                        .until(() -> state(stats, "host3").startsWith("DOWN|") && state(stats, "host4").startsWith("DOWN|"));
+                        .until(() -> state(stats, "host3") + " " + state(stats, "host4"),
+                                both(startsWith("DOWN|")).and(containsString(" DOWN|")));
 
                 RawHttp.Response status = RawHttp.get(front, "/status");
                 assertThat(status.body(), status.status(), is(200));
@@ -82,7 +85,7 @@ class HaproxyIT {
 
                 server.close();
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
-                        .until(() -> state(stats, "host2").startsWith("DOWN|"));
+                        .until(() -> state(stats, "host2"), startsWith("DOWN|"));
                 Http.Response none = new Http("http://127.0.0.1:" + front).get("/books");
                 assertThat(none.body(), none.status(), is(503));
                 assertThat(none.header("Content-Type"), containsString("application/json"));
