@@ -13,6 +13,7 @@ import dev.loanruntime.measure.ChartCommand;
 import dev.loanruntime.measure.DeriveCommand;
 import dev.loanruntime.measure.LoadCommand;
 import dev.loanruntime.measure.ProbeCommand;
+import dev.loanruntime.serve.PrimaryWatch;
 import dev.loanruntime.serve.ServeCommand;
 
 /**
@@ -33,6 +34,11 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        // First, before seconds of class loading and warm-up: a cluster's worker or spare whose primary dies while
+        // it starts must not live on until it serves. The primary starts them with 'serve' first.
+        if (args.length > 0 && "serve".equals(args[0])) {
+            PrimaryWatch.startIfWorker();
+        }
         // Always exit explicitly: under mvn exec:java, Maven would otherwise wait on Helidon's daemon timer threads.
         System.exit(run(args));
     }

@@ -42,7 +42,9 @@ class CommandLineTest {
             "--scrypt|openssl|expected one of reuse, bouncycastle, conscrypt but was 'openssl'",
             "--server-timing|sometimes|expected one of on-request, always, off but was 'sometimes'",
             "--stages|yes|expected on or off but was 'yes'",
-            "--log-pinned|20|expected off or a duration such as 20ms or 1s but was '20'"})
+            "--log-pinned|20|expected off or a duration such as 20ms or 1s but was '20'",
+            "--drain-delay|-1|expected an integer from 0 to 600 but was '-1'",
+            "--drain-delay|soon|'soon' is not a long"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             Result r = run(args);

@@ -23,14 +23,16 @@ import static org.hamcrest.Matchers.not;
 /**
  * SIGTERM to {@code serve}: it stops accepting at once, lets the requests in flight finish within the shutdown
  * grace period ({@code server.shutdown-grace-period}, 10 s in application.yaml, checked by
- * {@code ConfiguredLimitsTest}), and exits 0.
+ * {@code ConfiguredLimitsTest}), and exits 0. With {@code --drain-delay 0}: what comes after the drain, which
+ * {@code DrainIT} checks.
  */
 @Timeout(90)
 class GracefulStopIT {
+    private static final String[] NO_DRAIN = {"--drain-delay", "0"};
 
     @Test
     void sigtermRefusesNewConnectionsLetsTheInFlightRequestFinishThenExits0() throws Exception {
-        try (ServerProcess server = ServerProcess.serve(List.of())) {
+        try (ServerProcess server = ServerProcess.serve(List.of(), NO_DRAIN)) {
             Http http = new Http(server.baseUri());
             int port = server.port();
             var inFlight = CompletableFuture.supplyAsync(() -> http.get("/catalog/lookup?ms=3000"));
@@ -52,7 +54,7 @@ class GracefulStopIT {
     @Test
     void aRequestLongerThanTheGracePeriodDoesNotHoldTheStop() throws Exception {
         // The same key as in application.yaml, shortened: a 10 s wait outlasts a 1 s grace period.
-        try (ServerProcess server = ServerProcess.serve(List.of("-Dserver.shutdown-grace-period=PT1S"))) {
+        try (ServerProcess server = ServerProcess.serve(List.of("-Dserver.shutdown-grace-period=PT1S"), NO_DRAIN)) {
             Http http = new Http(server.baseUri());
             var inFlight = CompletableFuture.supplyAsync(() -> {
                 try {

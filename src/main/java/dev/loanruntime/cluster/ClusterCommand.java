@@ -39,8 +39,8 @@ public final class ClusterCommand implements Callable<Integer> {
     int spares;
 
     @Option(names = "--kill-timeout", defaultValue = "15", paramLabel = "SECONDS",
-            description = "How long a stopping worker may finish its requests before SIGKILL; longer than the "
-                    + "server's shutdown grace period (default: ${DEFAULT-VALUE}).")
+            description = "How long a stopping worker may finish its requests before SIGKILL, counted after its "
+                    + "--drain-delay; longer than the server's shutdown grace period (default: ${DEFAULT-VALUE}).")
     int killTimeout;
 
     @Option(names = "--start-timeout", defaultValue = "60", paramLabel = "SECONDS",
@@ -74,7 +74,9 @@ public final class ClusterCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), UsageError.invalid("--port",
                     "an integer from 1 to 65535", 0).getMessage() + " (workers must share one known port)");
         }
-        Primary.Settings settings = new Primary.Settings(workers, spares, Duration.ofSeconds(killTimeout),
+        // A worker told to stop first drains (SIGTERM: not-ready, still serving), then finishes its requests.
+        Duration killAfter = Duration.ofSeconds(killTimeout).plus(options.drainDelay());
+        Primary.Settings settings = new Primary.Settings(workers, spares, killAfter,
                 Duration.ofSeconds(startTimeout),
                 RestartPolicy.Settings.of(Duration.ofSeconds(minUptime), maxFastFailures));
         RollingRestart.queueWarning(Path.of("/proc/sys/net/ipv4/tcp_migrate_req")).ifPresent(System.err::println);

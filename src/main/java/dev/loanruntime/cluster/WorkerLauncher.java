@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.loanruntime.serve.PrimaryWatch;
 import dev.loanruntime.serve.ServeOptions;
 
 /**
@@ -20,7 +21,7 @@ import dev.loanruntime.serve.ServeOptions;
  * {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user of the machine.
  */
 final class WorkerLauncher {
-    static final String WORKER_ID_ENV = "LOAN_WORKER_ID";
+    static final String WORKER_ID_ENV = PrimaryWatch.WORKER_ID_ENV;
     private final List<String> command;
     private final Map<String, String> storeEnvironment;
 
@@ -78,7 +79,8 @@ final class WorkerLauncher {
                 "--scrypt", o.scrypt().label(),
                 "--server-timing", o.serverTiming().label(),
                 "--stages", o.stages().label(),
-                "--log-pinned", o.logPinned().label());
+                "--log-pinned", o.logPinned().label(),
+                "--drain-delay", Long.toString(o.drainDelay().toSeconds()));
     }
 
     /**

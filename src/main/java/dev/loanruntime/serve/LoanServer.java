@@ -54,6 +54,7 @@ public final class LoanServer implements AutoCloseable {
     private final RuntimeService runtime;
     private final RequestHeadDeadline headDeadline;
     private final List<Meter> gauges = new ArrayList<>();
+    private volatile boolean draining;
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         ClientDisconnects.quiet();
@@ -143,6 +144,15 @@ public final class LoanServer implements AutoCloseable {
         return runtime.report();
     }
 
+    /**
+     * From now on the readiness check {@code drain} is DOWN, so {@code /observe/health/ready} and
+     * {@code /observe/health/check/drain} answer 503, while the server goes on accepting and serving: a load
+     * balancer's health check takes it out before {@link #close()} closes its listener. Any thread; returns at once.
+     */
+    void drain() {
+        draining = true;
+    }
+
     /** Stops accepting, lets in-flight requests finish within the listener's grace period, then frees the pools. */
     // Metrics.globalRegistry() is deprecated for removal in favour of Helidon's service registry; it is still the
     // registry MetricsObserver serves in 4.5, and moving the gauges is a change of its own.
@@ -170,6 +180,9 @@ public final class LoanServer implements AutoCloseable {
                                   .build(),
                           HealthCheckType.READINESS, "crypto-pool")
                 .addCheck(this::storeHealth, HealthCheckType.READINESS, "store")
+                // Alone at /observe/health/check/drain: the probe a balancer uses (deploy/haproxy.cfg says why)
+                .addCheck(() -> HealthCheckResponse.builder().status(!draining).detail("draining", draining).build(),
+                          HealthCheckType.READINESS, "drain")
                 .build();
         return ObserveFeature.just(health, MetricsObserver.create());
     }

@@ -116,6 +116,14 @@ public final class ServeArgs {
                     + "(default: ${DEFAULT-VALUE}).")
     PinLog logPinned;
 
+    @Option(names = "--drain-delay", defaultValue = ServeOptions.DEFAULT_DRAIN_DELAY, paramLabel = "SECONDS",
+            description = "After SIGTERM, report not-ready (/observe/health/ready and /observe/health/check/drain "
+                    + "answer 503) and keep serving this long, so that a load balancer's health check takes this "
+                    + "server out before its listener closes; then finish the requests in flight and exit. 0: stop "
+                    + "accepting at once. SIGINT, or the end of a cluster's primary, skips it "
+                    + "(default: ${DEFAULT-VALUE}).")
+    long drainDelaySeconds;
+
     /** Validated options; the error names the option and what it accepts. */
     public ServeOptions toOptions(CommandLine commandLine) {
         int cores = Runtime.getRuntime().availableProcessors();
@@ -136,6 +144,7 @@ public final class ServeArgs {
                 .serverTiming(serverTiming)
                 .stages(stages)
                 .logPinned(logPinned)
+                .drainDelay(Duration.ofSeconds(drainDelaySeconds))
                 .build());
     }
 }

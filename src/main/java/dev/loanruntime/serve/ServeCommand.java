@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 
 import io.helidon.config.Config;
 import io.helidon.logging.common.LogConfig;
@@ -93,14 +92,20 @@ public final class ServeCommand implements Callable<Integer> {
                 options.store().toString()));
         System.out.flush();
 
-        CountDownLatch stop = new CountDownLatch(1);
-        // Our own handlers, so that a requested stop ends with status 0 rather than 128 + signal.
-        Signals.on("TERM", stop::countDown);
-        Signals.on("INT", stop::countDown);
+        StopRequest stop = new StopRequest();
+        // Our own handlers, so that a requested stop ends with status 0 rather than 128 + signal. SIGTERM (from a
+        // deploy, Kubernetes, the cluster's primary) drains first; SIGINT (Ctrl-C) stops accepting at once.
+        Signals.on("TERM", stop::drainFirst);
+        Signals.on("INT", stop::now);
         if (options.workerId() > 0) {
-            PrimaryWatch.start(stop::countDown);
+            PrimaryWatch.ofThisProcess(false).onGone(stop::now);
         }
-        stop.await();
+        long drainMillis = options.drainDelay().toMillis();
+        stop.await(options.drainDelay(), () -> {
+            server.drain();
+            System.out.println(StatusLines.draining(ProcessHandle.current().pid(), drainMillis));
+            System.out.flush();
+        });
         server.close();
         System.out.println(StatusLines.stopped(ProcessHandle.current().pid()));
         System.out.flush();
@@ -116,13 +121,13 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     /** Warms up, says so, and blocks until the primary promotes this spare (its worker id) or goes (empty). */
-    private static OptionalInt standBy(ServeOptions options, Config config) {
+    private static OptionalInt standBy(ServeOptions options, Config config) throws InterruptedException {
         // A spare has nothing to finish: a stop request ends it at once, with the status of a requested stop.
         Signals.on("TERM", () -> Runtime.getRuntime().exit(0));
         Signals.on("INT", () -> Runtime.getRuntime().exit(0));
         long warmedMillis = WarmUp.run(options, config, WARM_UP_ROUNDS);
         System.out.println(StatusLines.standby(ProcessHandle.current().pid(), warmedMillis));
         System.out.flush();
-        return Standby.awaitPromotion(System.in);
+        return PrimaryWatch.ofThisProcess(true).awaitPromotion();
     }
 }

@@ -48,6 +48,13 @@ public final class ServeOptions {
     public static final String DEFAULT_STAGES = "off";
     /** {@code --log-pinned}: off, because a server that pins by design would log a line per request. */
     public static final String DEFAULT_LOG_PINNED = "off";
+    /**
+     * {@code --drain-delay}, in seconds: how long a server that got SIGTERM reports not-ready while it keeps
+     * serving, before its listener closes. Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
+     */
+    public static final String DEFAULT_DRAIN_DELAY = "4";
+    /** The longest drain delay: ten minutes. */
+    public static final Duration MAX_DRAIN_DELAY = Duration.ofMinutes(10);
     /** The longest session: one day. */
     public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
 
@@ -69,6 +76,7 @@ public final class ServeOptions {
     private final ServerTiming serverTiming;
     private final Recording stages;
     private final PinLog logPinned;
+    private final Duration drainDelay;
 
     private ServeOptions(Builder b) {
         this.host = b.host;
@@ -88,6 +96,7 @@ public final class ServeOptions {
         this.serverTiming = b.serverTiming;
         this.stages = b.stages;
         this.logPinned = b.logPinned;
+        this.drainDelay = b.drainDelay;
     }
 
     /**
@@ -113,7 +122,8 @@ public final class ServeOptions {
                 .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT))
                 .serverTiming(ServerTiming.parse(DEFAULT_SERVER_TIMING))
                 .stages(Recording.parse(DEFAULT_STAGES))
-                .logPinned(PinLog.parse(DEFAULT_LOG_PINNED));
+                .logPinned(PinLog.parse(DEFAULT_LOG_PINNED))
+                .drainDelay(Duration.ofSeconds(Long.parseLong(DEFAULT_DRAIN_DELAY)));
         return b.build();
     }
 
@@ -225,6 +235,11 @@ public final class ServeOptions {
         return logPinned;
     }
 
+    /** After SIGTERM: how long the server reports not-ready and keeps serving before it stops accepting. */
+    public Duration drainDelay() {
+        return drainDelay;
+    }
+
     /**
      * Changes options one at a time; each setter checks its value and throws an {@link IllegalArgumentException}
      * that names the option and the bad value ({@link UsageError}). Not thread-safe; use it on one thread.
@@ -247,6 +262,7 @@ public final class ServeOptions {
         private ServerTiming serverTiming;
         private Recording stages;
         private PinLog logPinned;
+        private Duration drainDelay;
 
         private Builder() {
         }
@@ -269,6 +285,7 @@ public final class ServeOptions {
             serverTiming = o.serverTiming;
             stages = o.stages;
             logPinned = o.logPinned;
+            drainDelay = o.drainDelay;
         }
 
         public Builder host(String host) {
@@ -376,6 +393,14 @@ public final class ServeOptions {
 
         public Builder logPinned(PinLog logPinned) {
             this.logPinned = Objects.requireNonNull(logPinned, "logPinned");
+            return this;
+        }
+
+        /** From 0 (stop accepting at once) to {@link #MAX_DRAIN_DELAY}, in whole seconds. */
+        public Builder drainDelay(Duration drainDelay) {
+            UsageError.check("--drain-delay", drainDelay == null ? -1 : drainDelay.toSeconds(), 0,
+                    MAX_DRAIN_DELAY.toSeconds());
+            this.drainDelay = drainDelay;
             return this;
         }
 

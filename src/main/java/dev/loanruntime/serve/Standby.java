@@ -29,7 +29,7 @@ public final class Standby {
      *
      * @throws IllegalStateException on a line that is not a promotion (the primary and worker disagree)
      */
-    public static OptionalInt awaitPromotion(InputStream pipe) {
+    static OptionalInt awaitPromotion(InputStream pipe) {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         try {
             int b;

@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
  *       <td>it listens (the primary's sign that a worker is ready)</td></tr>
  *   <tr><td>server</td><td>{@code loan-runtime standby pid=P warm-up=Tms}</td>
  *       <td>a spare is warm and waits for its promotion</td></tr>
+ *   <tr><td>server</td><td>{@code loan-runtime draining pid=P delay=Tms}</td><td>after SIGTERM: it reports
+ *       not-ready and keeps serving for T ms before its listener closes</td></tr>
  *   <tr><td>server</td><td>{@code loan-runtime stopped pid=P}</td><td>it stopped gracefully</td></tr>
  *   <tr><td>server</td><td>{@code loan-runtime warm-up=Tms}</td><td>the AOT training run ({@code --warm-up-only})
  *       finished</td></tr>
@@ -43,6 +45,8 @@ public final class StatusLines {
     public static final String SERVING = "loan-runtime serving pid=";
     /** The start of a spare's line once it is warm and waits. */
     public static final String STANDBY = "loan-runtime standby pid=";
+    /** The start of a server's line when it turns not-ready after SIGTERM and keeps serving for its drain delay. */
+    public static final String DRAINING = "loan-runtime draining pid=";
     /** The start of a server's last line after a graceful stop. */
     public static final String STOPPED = "loan-runtime stopped pid=";
     /** The start of the promotion the primary writes on a spare's stdin; the worker id follows. */
@@ -74,6 +78,11 @@ public final class StatusLines {
     /** A spare is warm and waits for {@link #LISTEN}. */
     static String standby(long pid, long warmUpMillis) {
         return STANDBY + pid + " warm-up=" + warmUpMillis + "ms";
+    }
+
+    /** A server reports not-ready and keeps serving for {@code delayMillis} before its listener closes. */
+    static String draining(long pid, long delayMillis) {
+        return DRAINING + pid + " delay=" + delayMillis + "ms";
     }
 
     /** A server stopped gracefully. */

@@ -48,7 +48,8 @@ class ClusterStopIT {
     @Test
     void sigtermStopsEveryWorkerKillsOneStillBusyAfterTheKillTimeoutAndExitsZero() throws Exception {
         try (Ports.Reservation reserved = Ports.reserveForReusePort();
-                ClusterProcess cluster = ClusterProcess.ready(2, reserved.port(), "--kill-timeout", "1")) {
+                ClusterProcess cluster = ClusterProcess.ready(2, reserved.port(), "--kill-timeout", "1",
+                        "--drain-delay", "0")) {
             int port = reserved.port();
             Set<Long> workers = cluster.workerPids();
             assertThat(workers, hasSize(2));

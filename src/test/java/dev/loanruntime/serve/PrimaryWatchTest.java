@@ -3,6 +3,7 @@ package dev.loanruntime.serve;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -13,12 +14,13 @@ import static org.hamcrest.Matchers.is;
 
 class PrimaryWatchTest {
     @Test
-    void theEndOfThePrimarysPipeStopsTheWorkerAndThenHaltsIt() throws Exception {
+    void theEndOfThePrimarysPipeStopsAServingWorkerAndThenHaltsIt() throws Exception {
         PipedOutputStream primary = new PipedOutputStream();
         PipedInputStream pipe = new PipedInputStream(primary);
         CountDownLatch stopped = new CountDownLatch(1);
         CountDownLatch halted = new CountDownLatch(1);
-        PrimaryWatch.start(pipe, stopped::countDown, Duration.ofMillis(200), halted::countDown);
+        PrimaryWatch watch = PrimaryWatch.start(pipe, false, Duration.ofMillis(200), halted::countDown);
+        watch.onGone(stopped::countDown);
 
         primary.write("ignored".getBytes());
         assertThat("stopped while the primary lives", stopped.await(300, TimeUnit.MILLISECONDS), is(false));
@@ -27,5 +29,33 @@ class PrimaryWatchTest {
 
         assertThat(stopped.await(10, TimeUnit.SECONDS), is(true));
         assertThat(halted.await(10, TimeUnit.SECONDS), is(true));
+    }
+
+    @Test
+    void aWorkerThatDoesNotServeYetHaltsAtOnceWhenThePrimaryIsGone() throws Exception {
+        PipedOutputStream primary = new PipedOutputStream();
+        PipedInputStream pipe = new PipedInputStream(primary);
+        CountDownLatch halted = new CountDownLatch(1);
+        // A grace far longer than the wait below: only an immediate halt passes.
+        PrimaryWatch.start(pipe, false, Duration.ofMinutes(10), halted::countDown);
+        assertThat("halted while the primary lives", halted.await(300, TimeUnit.MILLISECONDS), is(false));
+
+        primary.close();
+
+        assertThat(halted.await(10, TimeUnit.SECONDS), is(true));
+    }
+
+    @Test
+    void aSparesPromotionIsReadAtOnceAndKeptUntilItIsAskedFor() throws Exception {
+        PipedOutputStream primary = new PipedOutputStream();
+        PipedInputStream pipe = new PipedInputStream(primary);
+        CountDownLatch halted = new CountDownLatch(1);
+        PrimaryWatch watch = PrimaryWatch.start(pipe, true, Duration.ofMinutes(10), halted::countDown);
+
+        primary.write(Standby.promotion(3));
+        primary.flush();
+
+        assertThat(watch.awaitPromotion(), is(OptionalInt.of(3)));
+        assertThat("halted while the primary lives", halted.await(300, TimeUnit.MILLISECONDS), is(false));
     }
 }

@@ -57,6 +57,9 @@ class ServeOptionsTest {
         assertThat(assertThrows(IllegalArgumentException.class,
                         () -> builder.sessionTtl(Duration.ofDays(2))).getMessage(),
                 is("Invalid value for option '--session-ttl': expected an integer from 1 to 86400 but was '172800'"));
+        assertThat(assertThrows(IllegalArgumentException.class,
+                        () -> builder.drainDelay(Duration.ofMinutes(11))).getMessage(),
+                is("Invalid value for option '--drain-delay': expected an integer from 0 to 600 but was '660'"));
     }
 
     @Test
@@ -91,6 +94,6 @@ class ServeOptionsTest {
         return new ArrayList<>(List.<Object>of(o.host(), o.port(), o.threads(), o.platformThreads(), o.carriers(),
                 o.cryptoThreads(), o.cryptoQueue(), o.maxDerivations(), o.store().toString(), o.memberCost().label(),
                 o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages(), o.logPinned(),
-                o.storeReplicas()));
+                o.storeReplicas(), o.drainDelay()));
     }
 }
