@@ -133,8 +133,12 @@ abstract class RouteContract {
         assertThat(health.status(), is(200));
         assertThat(health.json().get("status").asText(), is("UP"));
         String metrics = http.get("/observe/metrics").body();
-        for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter"}) {
+        for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter",
+                "loan_requests_total", "thread_count"}) {
             assertThat(gauge + " missing from metrics", metrics.contains(gauge));
         }
+        Http.Response none = http.get("/observe/metrics?name=no.such.meter");
+        assertThat(none.status(), is(404));
+        assertThat(none.json().get("error").asText(), is("metric_not_found"));
     }
 }

@@ -9,16 +9,18 @@ import java.util.function.Supplier;
 import io.helidon.config.Config;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
+import io.helidon.metrics.api.FunctionalCounter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
-import io.helidon.metrics.api.Metrics;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.metrics.api.MetricsConfig;
+import io.helidon.metrics.api.MetricsFactory;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
-import io.helidon.webserver.observe.metrics.MetricsObserver;
 
 import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.Derivations;
@@ -52,6 +54,7 @@ public final class LoanServer implements AutoCloseable {
     private final LoanStore store;
     private final RuntimeService runtime;
     private final RequestHeadDeadline headDeadline;
+    private final InFlight inFlight;
     private final List<Meter> gauges = new ArrayList<>();
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
@@ -63,7 +66,7 @@ public final class LoanServer implements AutoCloseable {
         Derivations derivations = new Derivations(hasher, maxRunning, options.cryptoQueue());
         this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue());
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
-        InFlight inFlight = new InFlight();
+        this.inFlight = new InFlight();
         this.runtime = new RuntimeService(options, carriers, pool, inFlight);
 
         WebServerConfig.Builder builder = WebServer.builder()
@@ -93,6 +96,7 @@ public final class LoanServer implements AutoCloseable {
         routing.register(new BooksService(), new LoanService(store), new MemberService(pool),
                 new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
                 new CatalogService(), runtime);
+        routing.register("/observe/metrics", new MetricsEndpoint(registry()));
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {
@@ -143,9 +147,6 @@ public final class LoanServer implements AutoCloseable {
     }
 
     /** Stops accepting, lets in-flight requests finish within the listener's grace period, then frees the pools. */
-    // Metrics.globalRegistry() is deprecated for removal in favour of Helidon's service registry; it is still the
-    // registry MetricsObserver serves in 4.5, and moving the gauges is a change of its own.
-    @SuppressWarnings("removal")
     @Override
     public void close() {
         server.stop();
@@ -155,7 +156,7 @@ public final class LoanServer implements AutoCloseable {
         }
         store.close();
         headDeadline.close();
-        gauges.forEach(Metrics.globalRegistry()::remove);
+        gauges.forEach(registry()::remove);
     }
 
     private ObserveFeature observe() {
@@ -170,7 +171,7 @@ public final class LoanServer implements AutoCloseable {
                           HealthCheckType.READINESS, "crypto-pool")
                 .addCheck(this::storeHealth, HealthCheckType.READINESS, "store")
                 .build();
-        return ObserveFeature.just(health, MetricsObserver.create());
+        return ObserveFeature.just(health);
     }
 
     /** Down while the shared store does not answer; the routes that do not need it keep working meanwhile. */
@@ -188,6 +189,8 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.crypto.running", () -> pool.derivations().running());
         gauge("loan.crypto.queued", pool::queued);
         gauge("loan.counter", this::loansOrNaN);
+        gauges.add(registry().getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
+                .description("requests that reached the routing (Helidon's requests.count is not kept: see MetricsEndpoint)")));
     }
 
     private double loansOrNaN() {
@@ -198,8 +201,12 @@ public final class LoanServer implements AutoCloseable {
         }
     }
 
-    @SuppressWarnings("removal") // Metrics.globalRegistry(): see close()
     private void gauge(String name, Supplier<? extends Number> value) {
-        gauges.add(Metrics.globalRegistry().getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
+        gauges.add(registry().getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
+    }
+
+    /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
+    private static MeterRegistry registry() {
+        return MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
     }
 }
