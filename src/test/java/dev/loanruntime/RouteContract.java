@@ -134,8 +134,11 @@ abstract class RouteContract {
         assertThat(health.json().get("status").asText(), is("UP"));
         String metrics = http.get("/observe/metrics").body();
         for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter",
-                "loan_pinned_events", "loan_pinned_longest_ms"}) {
+                "loan_pinned_events", "loan_pinned_longest_ms", "loan_requests_total", "thread_count"}) {
             assertThat(gauge + " missing from metrics", metrics.contains(gauge));
         }
+        Http.Response none = http.get("/observe/metrics?name=no.such.meter");
+        assertThat(none.status(), is(404));
+        assertThat(none.json().get("error").asText(), is("metric_not_found"));
     }
 }

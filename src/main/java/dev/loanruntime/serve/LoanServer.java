@@ -9,16 +9,18 @@ import java.util.function.Supplier;
 import io.helidon.config.Config;
 import io.helidon.health.HealthCheckResponse;
 import io.helidon.health.HealthCheckType;
+import io.helidon.metrics.api.FunctionalCounter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.Meter;
-import io.helidon.metrics.api.Metrics;
+import io.helidon.metrics.api.MeterRegistry;
+import io.helidon.metrics.api.MetricsConfig;
+import io.helidon.metrics.api.MetricsFactory;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
-import io.helidon.webserver.observe.metrics.MetricsObserver;
 
 import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.Derivations;
@@ -53,6 +55,7 @@ public final class LoanServer implements AutoCloseable {
     private final LoanStore store;
     private final RuntimeService runtime;
     private final RequestHeadDeadline headDeadline;
+    private final InFlight inFlight;
     private final List<Meter> gauges = new ArrayList<>();
     private volatile boolean draining;
 
@@ -65,7 +68,7 @@ public final class LoanServer implements AutoCloseable {
         Derivations derivations = new Derivations(hasher, maxRunning, options.cryptoQueue());
         this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue());
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
-        InFlight inFlight = new InFlight();
+        this.inFlight = new InFlight();
         this.runtime = new RuntimeService(options, carriers, pool, inFlight);
 
         WebServerConfig.Builder builder = WebServer.builder()
@@ -95,6 +98,7 @@ public final class LoanServer implements AutoCloseable {
         routing.register(new BooksService(), new LoanService(store), new MemberService(pool),
                 new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
                 new CatalogService(), runtime);
+        routing.register("/observe/metrics", new MetricsEndpoint(registry()));
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {
@@ -154,9 +158,6 @@ public final class LoanServer implements AutoCloseable {
     }
 
     /** Stops accepting, lets in-flight requests finish within the listener's grace period, then frees the pools. */
-    // Metrics.globalRegistry() is deprecated for removal in favour of Helidon's service registry; it is still the
-    // registry MetricsObserver serves in 4.5, and moving the gauges is a change of its own.
-    @SuppressWarnings("removal")
     @Override
     public void close() {
         server.stop();
@@ -166,7 +167,7 @@ public final class LoanServer implements AutoCloseable {
         }
         store.close();
         headDeadline.close();
-        gauges.forEach(Metrics.globalRegistry()::remove);
+        gauges.forEach(registry()::remove);
     }
 
     private ObserveFeature observe() {
@@ -184,7 +185,7 @@ public final class LoanServer implements AutoCloseable {
                 .addCheck(() -> HealthCheckResponse.builder().status(!draining).detail("draining", draining).build(),
                           HealthCheckType.READINESS, "drain")
                 .build();
-        return ObserveFeature.just(health, MetricsObserver.create());
+        return ObserveFeature.just(health);
     }
 
     /** Down while the shared store does not answer; the routes that do not need it keep working meanwhile. */
@@ -204,6 +205,8 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.counter", this::loansOrNaN);
         gauge("loan.pinned.events", () -> Pinning.snapshot().events());
         gauge("loan.pinned.longest.ms", () -> Pinning.snapshot().longestMs());
+        gauges.add(registry().getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
+                .description("requests that reached the routing (Helidon's requests.count is not kept: see MetricsEndpoint)")));
     }
 
     private double loansOrNaN() {
@@ -214,8 +217,12 @@ public final class LoanServer implements AutoCloseable {
         }
     }
 
-    @SuppressWarnings("removal") // Metrics.globalRegistry(): see close()
     private void gauge(String name, Supplier<? extends Number> value) {
-        gauges.add(Metrics.globalRegistry().getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
+        gauges.add(registry().getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
+    }
+
+    /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
+    private static MeterRegistry registry() {
+        return MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
     }
 }
