@@ -43,6 +43,8 @@ class CommandLineTest {
             "--server-timing|sometimes|expected one of on-request, always, off but was 'sometimes'",
             "--stages|yes|expected on or off but was 'yes'",
             "--log-pinned|20|expected off or a duration such as 20ms or 1s but was '20'",
+            "--log-slow-requests|500ms|expected off unless --stages on (its lines are the stages) but was '500ms'",
+            "--log-slow-requests|slow|expected off or a duration such as 20ms or 1s but was 'slow'",
             "--drain-delay|-1|expected an integer from 0 to 600 but was '-1'",
             "--drain-delay|soon|'soon' is not a long"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
@@ -68,7 +70,8 @@ class CommandLineTest {
         Result r = run("serve", "--help");
         assertThat(r.code(), is(0));
         for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
-                "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "--log-pinned", "LOAN_"}) {
+                "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "--log-pinned",
+                "--log-slow-requests", "--drain-delay", "--store-replicas", "LOAN_"}) {
             assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
         }
     }

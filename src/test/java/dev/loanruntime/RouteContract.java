@@ -141,4 +141,21 @@ abstract class RouteContract {
         assertThat(none.status(), is(404));
         assertThat(none.json().get("error").asText(), is("metric_not_found"));
     }
+
+    @Test
+    void everyHandledRequestIsCountedAndTheAskerIsInFlight() {
+        assertThat(http.get("/runtime").json().get("requestsInFlight").asInt(), is(1));
+        long before = requestsTotal();
+        for (int i = 0; i < 5; i++) {
+            assertThat(http.get("/books").status(), is(200));
+        }
+        // the five, plus the metrics request that reads the count after them
+        assertThat(requestsTotal() - before, is(6L));
+    }
+
+    private long requestsTotal() {
+        String line = http.get("/observe/metrics?name=loan.requests").body().lines()
+                .filter(l -> l.startsWith("loan_requests_total")).findFirst().orElseThrow();
+        return (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+    }
 }

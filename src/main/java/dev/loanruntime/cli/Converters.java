@@ -6,7 +6,7 @@ import picocli.CommandLine;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.PinLog;
+import dev.loanruntime.runtime.LogThreshold;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
@@ -69,10 +69,10 @@ public final class Converters {
     }
 
     /** {@code serve --log-pinned off|DURATION}. */
-    public static final class PinLogConverter implements CommandLine.ITypeConverter<PinLog> {
+    public static final class LogThresholdConverter implements CommandLine.ITypeConverter<LogThreshold> {
         @Override
-        public PinLog convert(String value) {
-            return parsed(PinLog::parse, value);
+        public LogThreshold convert(String value) {
+            return parsed(LogThreshold::parse, value);
         }
     }
 

@@ -80,6 +80,7 @@ final class WorkerLauncher {
                 "--server-timing", o.serverTiming().label(),
                 "--stages", o.stages().label(),
                 "--log-pinned", o.logPinned().label(),
+                "--log-slow-requests", o.logSlowRequests().label(),
                 "--drain-delay", Long.toString(o.drainDelay().toSeconds()));
     }
 

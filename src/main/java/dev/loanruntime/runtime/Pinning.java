@@ -14,7 +14,7 @@ import jdk.jfr.consumer.RecordingStream;
 /**
  * Counts the virtual threads of this JVM that park while pinned to their carrier, from the JDK's own
  * {@code jdk.VirtualThreadPinned} events (JFR), every one of them (threshold zero), and logs those over the
- * {@link PinLog} threshold with the top frames of their stack. The JDK raises the event only when a pinned virtual
+ * {@link LogThreshold} threshold with the top frames of their stack. The JDK raises the event only when a pinned virtual
  * thread parks (sleeps, waits for a lock or for I/O): a thread blocked in native code without calling back into Java
  * holds its carrier without one, so the count is a lower bound.
  *
@@ -39,7 +39,7 @@ public final class Pinning {
     }
 
     /** Starts the watch, once per process; later calls do nothing. Returns at once. */
-    public static synchronized void watch(PinLog log) {
+    public static synchronized void watch(LogThreshold log) {
         if (started) {
             return;
         }
@@ -52,7 +52,7 @@ public final class Pinning {
         return new Snapshot(watching, PINS.get(), LONGEST_NANOS.get() / 1e6);
     }
 
-    private static void start(PinLog log) {
+    private static void start(LogThreshold log) {
         try {
             RecordingStream stream = new RecordingStream();
             stream.enable(EVENT).withThreshold(Duration.ZERO).withStackTrace();
@@ -67,7 +67,7 @@ public final class Pinning {
     }
 
     /** On JFR's stream thread. */
-    private static void seen(RecordedEvent event, PinLog log) {
+    private static void seen(RecordedEvent event, LogThreshold log) {
         Duration duration = event.getDuration();
         PINS.incrementAndGet();
         LONGEST_NANOS.accumulate(duration.toNanos());

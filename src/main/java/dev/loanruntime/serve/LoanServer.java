@@ -4,7 +4,9 @@ import java.net.StandardSocketOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import io.helidon.config.Config;
 import io.helidon.health.HealthCheckResponse;
@@ -18,6 +20,7 @@ import io.helidon.metrics.api.MetricsFactory;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
@@ -87,18 +90,28 @@ public final class LoanServer implements AutoCloseable {
                 .config(config.get("server.protocols.http_1_1"));
         HttpRouting.Builder routing = HttpRouting.builder();
         if (options.stages() == Recording.ON) {
-            routing.addFilter(Stages.install(builder, http1, headDeadline, options.serverTiming()));
+            routing.addFilter(Stages.install(builder, http1, headDeadline, options.serverTiming(),
+                    options.logSlowRequests().on() ? Optional.of(options.logSlowRequests().threshold())
+                            : Optional.empty()));
         } else {
             builder.protocols(List.of(http1.addReceiveListener(headDeadline).build()));
         }
-        routing.addFilter(inFlight);
+        // The in-flight count as a filter only where the routing has filters anyway: the first one costs a pass
+        // per request (see InFlight).
+        boolean filtered = options.stages() == Recording.ON || handlers != null;
+        if (filtered) {
+            routing.addFilter(inFlight.filter());
+        }
         if (handlers != null) {
             routing.addFilter(handlers);
         }
-        routing.register(new BooksService(), new LoanService(store), new MemberService(pool),
+        UnaryOperator<HttpService> counted = filtered ? UnaryOperator.identity() : inFlight::count;
+        for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool),
                 new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
-                new CatalogService(), runtime);
-        routing.register("/observe/metrics", new MetricsEndpoint(registry()));
+                new CatalogService(), runtime)) {
+            routing.register(counted.apply(service));
+        }
+        routing.register("/observe/metrics", counted.apply(new MetricsEndpoint(registry())));
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {
@@ -206,7 +219,7 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.pinned.events", () -> Pinning.snapshot().events());
         gauge("loan.pinned.longest.ms", () -> Pinning.snapshot().longestMs());
         gauges.add(registry().getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
-                .description("requests that reached the routing (Helidon's requests.count is not kept: see MetricsEndpoint)")));
+                .description("requests handled (Helidon's requests.count is not kept: see MetricsEndpoint)")));
     }
 
     private double loansOrNaN() {

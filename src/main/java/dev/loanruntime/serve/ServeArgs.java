@@ -7,7 +7,7 @@ import java.time.Duration;
 
 import dev.loanruntime.cli.Converters.ScryptCostConverter;
 import dev.loanruntime.cli.Converters.ScryptProviderConverter;
-import dev.loanruntime.cli.Converters.PinLogConverter;
+import dev.loanruntime.cli.Converters.LogThresholdConverter;
 import dev.loanruntime.cli.Converters.RecordingConverter;
 import dev.loanruntime.cli.Converters.ServerTimingConverter;
 import dev.loanruntime.cli.Converters.StoreUriConverter;
@@ -15,7 +15,7 @@ import dev.loanruntime.cli.Converters.ThreadModelConverter;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.PinLog;
+import dev.loanruntime.runtime.LogThreshold;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
@@ -110,11 +110,17 @@ public final class ServeArgs {
     Recording stages;
 
     @Option(names = "--log-pinned", defaultValue = ServeOptions.DEFAULT_LOG_PINNED, paramLabel = "off|DURATION",
-            converter = PinLogConverter.class,
+            converter = LogThresholdConverter.class,
             description = "Log one line, with the top of the stack, for each virtual thread that stays pinned to its "
                     + "carrier at least this long, e.g. 20ms; pins are counted in /runtime either way "
                     + "(default: ${DEFAULT-VALUE}).")
-    PinLog logPinned;
+    LogThreshold logPinned;
+
+    @Option(names = "--log-slow-requests", defaultValue = ServeOptions.DEFAULT_LOG_SLOW_REQUESTS,
+            paramLabel = "off|DURATION", converter = LogThresholdConverter.class,
+            description = "With --stages on: log one line with the order and durations of the stages of each request "
+                    + "that took at least this long, from accepted to sent, e.g. 500ms (default: ${DEFAULT-VALUE}).")
+    LogThreshold logSlowRequests;
 
     @Option(names = "--drain-delay", defaultValue = ServeOptions.DEFAULT_DRAIN_DELAY, paramLabel = "SECONDS",
             description = "After SIGTERM, report not-ready (/observe/health/ready and /observe/health/check/drain "
@@ -144,6 +150,7 @@ public final class ServeArgs {
                 .serverTiming(serverTiming)
                 .stages(stages)
                 .logPinned(logPinned)
+                .logSlowRequests(logSlowRequests)
                 .drainDelay(Duration.ofSeconds(drainDelaySeconds))
                 .build());
     }

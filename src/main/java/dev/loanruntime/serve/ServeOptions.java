@@ -6,7 +6,7 @@ import java.util.Objects;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.PinLog;
+import dev.loanruntime.runtime.LogThreshold;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
@@ -48,6 +48,8 @@ public final class ServeOptions {
     public static final String DEFAULT_STAGES = "off";
     /** {@code --log-pinned}: off, because a server that pins by design would log a line per request. */
     public static final String DEFAULT_LOG_PINNED = "off";
+    /** {@code --log-slow-requests}: off; it needs {@code --stages on}, whose points it prints. */
+    public static final String DEFAULT_LOG_SLOW_REQUESTS = "off";
     /**
      * {@code --drain-delay}, in seconds: how long a server that got SIGTERM reports not-ready while it keeps
      * serving, before its listener closes. Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
@@ -75,7 +77,8 @@ public final class ServeOptions {
     private final ScryptProvider scrypt;
     private final ServerTiming serverTiming;
     private final Recording stages;
-    private final PinLog logPinned;
+    private final LogThreshold logPinned;
+    private final LogThreshold logSlowRequests;
     private final Duration drainDelay;
 
     private ServeOptions(Builder b) {
@@ -96,6 +99,7 @@ public final class ServeOptions {
         this.serverTiming = b.serverTiming;
         this.stages = b.stages;
         this.logPinned = b.logPinned;
+        this.logSlowRequests = b.logSlowRequests;
         this.drainDelay = b.drainDelay;
     }
 
@@ -122,7 +126,8 @@ public final class ServeOptions {
                 .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT))
                 .serverTiming(ServerTiming.parse(DEFAULT_SERVER_TIMING))
                 .stages(Recording.parse(DEFAULT_STAGES))
-                .logPinned(PinLog.parse(DEFAULT_LOG_PINNED))
+                .logPinned(LogThreshold.parse(DEFAULT_LOG_PINNED))
+                .logSlowRequests(LogThreshold.parse(DEFAULT_LOG_SLOW_REQUESTS))
                 .drainDelay(Duration.ofSeconds(Long.parseLong(DEFAULT_DRAIN_DELAY)));
         return b.build();
     }
@@ -231,8 +236,13 @@ public final class ServeOptions {
     }
 
     /** Which pinned virtual threads get a log line. */
-    public PinLog logPinned() {
+    public LogThreshold logPinned() {
         return logPinned;
+    }
+
+    /** Which requests get a log line with their stages (only with {@code --stages on}). */
+    public LogThreshold logSlowRequests() {
+        return logSlowRequests;
     }
 
     /** After SIGTERM: how long the server reports not-ready and keeps serving before it stops accepting. */
@@ -261,7 +271,8 @@ public final class ServeOptions {
         private ScryptProvider scrypt;
         private ServerTiming serverTiming;
         private Recording stages;
-        private PinLog logPinned;
+        private LogThreshold logPinned;
+        private LogThreshold logSlowRequests;
         private Duration drainDelay;
 
         private Builder() {
@@ -285,6 +296,7 @@ public final class ServeOptions {
             serverTiming = o.serverTiming;
             stages = o.stages;
             logPinned = o.logPinned;
+            logSlowRequests = o.logSlowRequests;
             drainDelay = o.drainDelay;
         }
 
@@ -391,8 +403,13 @@ public final class ServeOptions {
             return this;
         }
 
-        public Builder logPinned(PinLog logPinned) {
+        public Builder logPinned(LogThreshold logPinned) {
             this.logPinned = Objects.requireNonNull(logPinned, "logPinned");
+            return this;
+        }
+
+        public Builder logSlowRequests(LogThreshold logSlowRequests) {
+            this.logSlowRequests = Objects.requireNonNull(logSlowRequests, "logSlowRequests");
             return this;
         }
 
@@ -408,6 +425,10 @@ public final class ServeOptions {
             if (storeReplicas != null && storeReplicas > 0 && !store.replicates()) {
                 throw UsageError.invalid("--store-replicas", "0 with --store " + store
                         + " (only a Redis store has replicas)", storeReplicas);
+            }
+            if (logSlowRequests.on() && stages != Recording.ON) {
+                throw UsageError.invalid("--log-slow-requests", "off unless --stages on (its lines are the stages)",
+                        logSlowRequests.label());
             }
             return new ServeOptions(this);
         }

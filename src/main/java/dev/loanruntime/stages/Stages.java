@@ -1,6 +1,8 @@
 package dev.loanruntime.stages;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.webserver.WebServerConfig;
@@ -14,7 +16,7 @@ import io.helidon.webserver.spi.ProtocolConfig;
  * Wires the stage points into a server through Helidon's public hooks only: the listener's connection options
  * ({@code accepted}), the one HTTP/1.1 connection selector ({@code first ran}, {@code closed}), a receive listener
  * ({@code line}, {@code headers}) and the first routing filter (the rest). Used once, on the thread that builds
- * the server.
+ * the server; measures the clock first and warns when a stage point would be slow ({@link ClockCheck}).
  */
 public final class Stages {
     private Stages() {
@@ -24,10 +26,13 @@ public final class Stages {
      * Makes {@code http1} the server's only protocol, through a stamping selector, and stamps accepted connections.
      * {@code receiver} is the server's own receive listener: it must not be added to {@code http1} as well, because
      * Helidon 4.5.0 silently drops every receive listener when there are two or more. Add the returned filter first
-     * in the routing.
+     * in the routing. A request that takes {@code slowRequests} or longer, from its first point to sent, gets a log
+     * line with its stages.
      */
     public static Filter install(WebServerConfig.Builder server, Http1Config.Builder http1,
-                                 Http1ConnectionListener receiver, ServerTiming timing) {
+                                 Http1ConnectionListener receiver, ServerTiming timing,
+                                 Optional<Duration> slowRequests) {
+        ClockCheck.run();
         Http1Config withHead = http1.addReceiveListener(new HeadStamps(receiver)).build();
         server.connectionOptions(new StampingSocketOptions(
                 server.connectionOptions().orElseGet(SocketOptions::create)));
@@ -37,7 +42,7 @@ public final class Stages {
         server.protocols(List.of(new Claimed(withHead.name(), withHead.type())))
                 .addConnectionSelector(new StampingSelector(
                         Http1ConnectionSelector.builder().config(withHead).build()));
-        return new StagesFilter(timing);
+        return new StagesFilter(timing, slowRequests.map(Duration::toNanos).orElse(Long.MAX_VALUE));
     }
 
     /** A protocol configuration that only claims its type and name. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.PinLog;
+import dev.loanruntime.runtime.LogThreshold;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.stages.Recording;
@@ -60,8 +60,8 @@ class WorkerLauncherTest {
                 .platformThreads(50).carriers(1).cryptoThreads(2).cryptoQueue(8).maxDerivations(3)
                 .store(StoreUri.parse("sqlite:/tmp/loans.db")).memberCost(new ScryptCost(1024, 8, 1, 32))
                 .sessionTtl(Duration.ofSeconds(60)).scrypt(ScryptProvider.CONSCRYPT)
-                .serverTiming(ServerTiming.ALWAYS).stages(Recording.ON).logPinned(PinLog.parse("20ms"))
-                .drainDelay(Duration.ofSeconds(7)).build();
+                .serverTiming(ServerTiming.ALWAYS).stages(Recording.ON).logPinned(LogThreshold.parse("20ms"))
+                .logSlowRequests(LogThreshold.parse("2s")).drainDelay(Duration.ofSeconds(7)).build();
         WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", MAIN, options, 21);
 
         assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
@@ -69,7 +69,7 @@ class WorkerLauncherTest {
                 "--carriers", "1", "--crypto-threads", "2", "--crypto-queue", "8", "--max-derivations", "3",
                 "--store", "sqlite:/tmp/loans.db", "--store-replicas", "0", "--member-cost", "1024,8,1",
                 "--session-ttl", "60", "--scrypt", "conscrypt", "--server-timing", "always", "--stages", "on",
-                "--log-pinned", "20ms", "--drain-delay", "7"));
+                "--log-pinned", "20ms", "--log-slow-requests", "2000ms", "--drain-delay", "7"));
         assertThat(launcher.builder(2).environment().get("LOAN_WORKER_ID"), is("2"));
         assertThat(List.of(launcher.builder(2).command().toArray()), is(List.copyOf(launcher.command())));
     }
