@@ -20,7 +20,7 @@ require_tools haproxy redis-server redis-sentinel redis-cli curl
 
 PORT=${PORT:-$(free_port)}
 CLIENTS=${CLIENTS:-4}
-HEAP=${HEAP:--Xmx160m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss512k}
+HEAP=${HEAP:--Xmx192m -XX:+UseSerialGC}
 DATA_PW=data-pw-$RANDOM$RANDOM
 SENTINEL_PW=sentinel-pw-$RANDOM$RANDOM
 MASTER_NAME=loans
