@@ -12,7 +12,7 @@
 #  5. the Redis master SIGKILLed: failover time, loans acknowledged and lost, beside a server with --store-replicas 0;
 #  6. both Redis data nodes hung: a balancer checking the drain check against one checking readiness.
 # After every phase that sends loans, the ledger: the counter minus the acknowledged loans is >= 0 and <= the
-# failed loan requests. Sized for 2 cores: 10 small JVMs (HEAP). Takes about 6 to 8 minutes.
+# failed loan requests. Sized for 2 cores: 10 small JVMs (HEAP). Takes about 5 minutes on 2 CPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
@@ -228,11 +228,17 @@ marked_ms() {
   awk -v h="$2" -v t0="$3" -v re="$4" '$1 >= t0 { for (i = 2; i <= NF; i++) if (index($i, h "=") == 1 &&
       substr($i, length(h) + 2) ~ re) { printf "%.0f\n", ($1 - t0) * 1000; f = 1; exit } } END { if (!f) print "-" }' "$1"
 }
-down_up() { # HOST T_FAULT T_BACK: "down after X ms, up Y ms after T_BACK"
-  local down up="-"
-  down=$(marked_ms "$OUT/stats-drain.txt" "$1" "$2" '^(DOWN|MAINT)')
-  if [ -n "${3:-}" ]; then up=$(marked_ms "$OUT/stats-drain.txt" "$1" "$3" '^UP'); fi
-  echo "balancer: $1 marked down ${down} ms after the fault, up ${up} ms after it came back"
+down_up() { # STATS_FILE HOST T_FAULT [T_BACK]: when the balancer marked HOST down after T_FAULT, and up after T_BACK
+  local down up
+  down=$(marked_ms "$1" "$2" "$3" '^(DOWN|MAINT)')
+  if [ "$down" = - ]; then
+    echo "$2 never marked down"
+  elif [ -n "${4:-}" ]; then
+    up=$(marked_ms "$1" "$2" "$4" '^UP')
+    echo "$2 marked down ${down} ms after the fault, up again ${up} ms after it came back"
+  else
+    echo "$2 marked down ${down} ms after the fault"
+  fi
 }
 now_s() { echo "$EPOCHREALTIME"; }
 
@@ -248,7 +254,6 @@ after=$(counter 0)
 p1_spread=$(spread "$OUT/p1")
 echo "distinct counts $distinct, counter $before -> $after (+$((after - before))), by host: $p1_spread"
 ledger "phase 1" "$OUT/p1"
-P1_LEDGER=$LEDGER_OK
 echo
 
 # --- 2: one login, 30 session checks --------------------------------------------------------------------------
@@ -264,7 +269,7 @@ done
 summary "30 session checks" "$OUT/p2"
 read -r p2_ok _ < <(outcome "$OUT/p2")
 p2_spread=$(spread "$OUT/p2")
-echo "token ${token:+received}${token:-missing}; valid answers by host: $p2_spread"
+echo "login: $([ -n "$token" ] && echo "a token" || echo "no token"); valid answers by host: $p2_spread"
 echo
 
 # --- 3: a host killed, hung, stopped ----------------------------------------------------------------------------
@@ -283,7 +288,7 @@ orphans_left=$(running_pids $workers | wc -l)
 sleep 5
 stop_load "$OUT/p3a"
 summary "3a host2 primary SIGKILLed" "$OUT/p3a"
-echo "host2's workers: $orphans_left left, all gone after ${orphans_ms} ms; $(down_up host2 "$t_fault")"
+echo "host2's workers: $orphans_left left, all gone after ${orphans_ms} ms; balancer: $(down_up "$OUT/stats-drain.txt" host2 "$t_fault")"
 ledger "3a" "$OUT/p3a"
 start_host 2 --drain-delay 0   # for 3d
 
@@ -301,7 +306,7 @@ kill -CONT $jvms
 sleep 5
 stop_load "$OUT/p3b"
 summary "3b host3 SIGSTOP 6 s, SIGCONT" "$OUT/p3b"
-down_up host3 "$t_fault" "$t_back"
+echo "balancer: $(down_up "$OUT/stats-drain.txt" host3 "$t_fault" "$t_back")"
 ledger "3b" "$OUT/p3b"
 
 # 3c: SIGTERM to host4's primary, default drain delay (4 s).
@@ -315,7 +320,7 @@ stop_c_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
 sleep 2
 stop_load "$OUT/p3c"
 summary "3c host4 SIGTERM, drain 4 s" "$OUT/p3c"
-echo "host4 exited ${stop_c_ms} ms after SIGTERM; $(down_up host4 "$t_fault")"
+echo "host4 exited ${stop_c_ms} ms after SIGTERM; balancer: $(down_up "$OUT/stats-drain.txt" host4 "$t_fault")"
 ledger "3c" "$OUT/p3c"
 start_host 4
 
@@ -328,7 +333,7 @@ stop_d_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
 sleep 2
 stop_load "$OUT/p3d"
 summary "3d host2 SIGTERM, --drain-delay 0" "$OUT/p3d"
-echo "host2 exited ${stop_d_ms} ms after SIGTERM; $(down_up host2 "$t_fault")"
+echo "host2 exited ${stop_d_ms} ms after SIGTERM; balancer: $(down_up "$OUT/stats-drain.txt" host2 "$t_fault")"
 ledger "3d" "$OUT/p3d"
 start_host 2
 await_host 2
@@ -413,10 +418,10 @@ sleep 5
 for p in drain-books drain-loan ready-books ready-loan; do touch "$OUT/p6-$p.stop"; done
 stop_load "$OUT/p6-drain-books"
 for p in drain-books drain-loan ready-books ready-loan; do summary "6 $p" "$OUT/p6-$p"; done
-echo "drain check: $(down_up host2 "$t_fault" "$t_back")"
-ready_down=$(marked_ms "$OUT/stats-ready.txt" host2 "$t_fault" '^(DOWN|MAINT)')
-ready_up=$(marked_ms "$OUT/stats-ready.txt" host2 "$t_back" '^UP')
-echo "readiness check: host2 marked down ${ready_down} ms after the fault, up ${ready_up} ms after it came back"
+for h in host2 host3 host4; do
+  echo "drain-check balancer: $(down_up "$OUT/stats-drain.txt" "$h" "$t_fault" "$t_back");" \
+    "readiness-check balancer: $(down_up "$OUT/stats-ready.txt" "$h" "$t_fault" "$t_back")"
+done
 ledger "phase 6" "$OUT/p6-drain-loan" "$OUT/p6-ready-loan"
 read -r db_ok db_failed < <(outcome "$OUT/p6-drain-books")
 read -r rb_ok rb_failed < <(outcome "$OUT/p6-ready-books")
@@ -440,12 +445,15 @@ verdict "phase 3a: the killed primary's workers exit within 2 s ($orphans_left l
   "$(truth [ "$orphans_left" -eq 0 ] && holds "$orphans_ms" '<=' 2000)"
 verdict "phase 4: a rolling restart of all hosts loses no request ($p4_failed failed)" "$(truth [ "$p4_failed" -eq 0 ])"
 verdict "phase 5: no acknowledged loan lost in the failover (ledger, --store-replicas 1)" "$P5_LEDGER"
-verdict "phase 5: --store-replicas 0 lost acknowledged loans ($(( n_lost > 0 ? n_lost : 0 ))): not reproduced when 0" \
-  "$(truth [ "$n_lost" -gt 0 ])"
+if [ "$n_lost" -gt 0 ]; then
+  verdict "phase 5: --store-replicas 0 lost acknowledged loans in the failover ($n_lost)" true
+else
+  verdict "phase 5: --store-replicas 0 lost acknowledged loans in the failover" \
+    "not reproduced: 0 of $n_ok lost (loopback replication lags microseconds; RedisSentinelIT freezes the replica)"
+fi
 verdict "phase 6: with the drain check /books stays up through the outage ($db_failed of $((db_ok + db_failed)) failed)" \
   "$(truth [ "$db_failed" -eq 0 ])"
 verdict "phase 6: with the readiness check /books goes down with Redis ($rb_failed of $((rb_ok + rb_failed)) failed)" \
   "$(truth [ "$rb_failed" -gt 0 ])"
 verdict "the ledger holds after every phase (counter - acknowledged in [0, failed])${LEDGER_BROKEN:+; broken after$LEDGER_BROKEN}" \
   "$(truth [ -z "$LEDGER_BROKEN" ])"
-verdict "phase 1's ledger" "$P1_LEDGER"
