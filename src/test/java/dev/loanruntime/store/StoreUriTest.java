@@ -58,9 +58,9 @@ class StoreUriTest {
     @Test
     void sentinelNamesItsSentinelsItsMasterAndItsOwnPassword() {
         Map<String, String> env = Map.of(RedisAuth.PASSWORD_ENV, "data", RedisAuth.SENTINEL_PASSWORD_ENV, "watch");
-        StoreUri.Sentinel uri = (StoreUri.Sentinel) StoreUri.parse("redis-sentinel://a:26380,b,10.0.0.3:1/loans/3", env);
+        StoreUri.Sentinel uri = (StoreUri.Sentinel) StoreUri.parse("redis-sentinel://a:26380,b,127.0.0.3:1/loans/3", env);
         assertThat(uri.sentinels(), is(List.of(new StoreUri.Address("a", 26380), new StoreUri.Address("b", 26379),
-                new StoreUri.Address("10.0.0.3", 1))));
+                new StoreUri.Address("127.0.0.3", 1))));
         assertThat(uri.master(), is("loans"));
         assertThat(uri.database(), is(3));
         assertThat(uri.auth(), is(new RedisAuth(null, "data")));
