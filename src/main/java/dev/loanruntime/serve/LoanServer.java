@@ -59,6 +59,8 @@ public final class LoanServer implements AutoCloseable {
     private final RuntimeService runtime;
     private final RequestHeadDeadline headDeadline;
     private final InFlight inFlight;
+    /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
+    private final MeterRegistry registry = MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
     private final List<Meter> gauges = new ArrayList<>();
     private volatile boolean draining;
 
@@ -111,7 +113,7 @@ public final class LoanServer implements AutoCloseable {
                 new CatalogService(), runtime)) {
             routing.register(counted.apply(service));
         }
-        routing.register("/observe/metrics", counted.apply(new MetricsEndpoint(registry())));
+        routing.register("/observe/metrics", counted.apply(new MetricsEndpoint(registry)));
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {
@@ -180,7 +182,7 @@ public final class LoanServer implements AutoCloseable {
         }
         store.close();
         headDeadline.close();
-        gauges.forEach(registry()::remove);
+        gauges.forEach(registry::remove);
     }
 
     private ObserveFeature observe() {
@@ -218,7 +220,7 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.counter", this::loansOrNaN);
         gauge("loan.pinned.events", () -> Pinning.snapshot().events());
         gauge("loan.pinned.longest.ms", () -> Pinning.snapshot().longestMs());
-        gauges.add(registry().getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
+        gauges.add(registry.getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
                 .description("requests handled (Helidon's requests.count is not kept: see MetricsEndpoint)")));
     }
 
@@ -231,11 +233,6 @@ public final class LoanServer implements AutoCloseable {
     }
 
     private void gauge(String name, Supplier<? extends Number> value) {
-        gauges.add(registry().getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
-    }
-
-    /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
-    private static MeterRegistry registry() {
-        return MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
+        gauges.add(registry.getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
     }
 }
