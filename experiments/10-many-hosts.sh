@@ -309,32 +309,30 @@ summary "3b host3 SIGSTOP 6 s, SIGCONT" "$OUT/p3b"
 echo "balancer: $(down_up "$OUT/stats-drain.txt" host3 "$t_fault" "$t_back")"
 ledger "3b" "$OUT/p3b"
 
+# sigterm_phase ID N LABEL: under a steady load of loans, SIGTERM to host N's primary; prints how long the host took
+# to exit, the balancer's view and the ledger.
+sigterm_phase() {
+  local id=$1 n=$2 label=$3 t_fault stop_ms
+  start_load "$OUT/p$id" "$LB/loan"
+  sleep 2
+  t_fault=$(now_s)
+  stop_pid "${PRIMARY_OF[$n]}" TERM 40
+  stop_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
+  sleep 2
+  stop_load "$OUT/p$id"
+  summary "$id $label" "$OUT/p$id"
+  echo "host$n exited ${stop_ms} ms after SIGTERM; balancer: $(down_up "$OUT/stats-drain.txt" "host$n" "$t_fault")"
+  ledger "$id" "$OUT/p$id"
+}
+
 # 3c: SIGTERM to host4's primary, default drain delay (4 s).
 await_host 2
 wait_until 30 all_up "$STATS" || true
-start_load "$OUT/p3c" "$LB/loan"
-sleep 2
-t_fault=$(now_s)
-stop_pid "${PRIMARY_OF[4]}" TERM 40
-stop_c_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
-sleep 2
-stop_load "$OUT/p3c"
-summary "3c host4 SIGTERM, drain 4 s" "$OUT/p3c"
-echo "host4 exited ${stop_c_ms} ms after SIGTERM; balancer: $(down_up "$OUT/stats-drain.txt" host4 "$t_fault")"
-ledger "3c" "$OUT/p3c"
+sigterm_phase 3c 4 "host4 SIGTERM, drain 4 s"
 start_host 4
 
 # 3d: SIGTERM to host2's primary, --drain-delay 0.
-start_load "$OUT/p3d" "$LB/loan"
-sleep 2
-t_fault=$(now_s)
-stop_pid "${PRIMARY_OF[2]}" TERM 40
-stop_d_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
-sleep 2
-stop_load "$OUT/p3d"
-summary "3d host2 SIGTERM, --drain-delay 0" "$OUT/p3d"
-echo "host2 exited ${stop_d_ms} ms after SIGTERM; balancer: $(down_up "$OUT/stats-drain.txt" host2 "$t_fault")"
-ledger "3d" "$OUT/p3d"
+sigterm_phase 3d 2 "host2 SIGTERM, --drain-delay 0"
 start_host 2
 await_host 2
 await_host 4
