@@ -4,16 +4,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 import io.helidon.webserver.http.Filter;
-import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.Handler;
 
 /**
  * Counts the requests being handled right now (including the one that asks), and all requests handled so far.
  *
  * <p>Two ways in, the same counts: {@link #filter()} for a routing that has a filter anyway (the platform model's
- * hand-off to its pool, where a request counts from the moment it is queued), and {@link #count(HttpService)}, a
- * wrapper around each route's handler, for a routing without filters. Why two: Helidon runs a filter pass for every
- * request as soon as one filter exists, and on one core that pass alone took about 4.5% of {@code /books}' throughput.
- * A request for a path no route serves is counted by the filter only. Both run on the request's thread and do not
+ * hand-off to its pool, where a request counts from the moment it is queued), and {@link #counted(Handler)}, a
+ * wrapper around a route's handler (see {@link WrappedService}), for a routing without filters. A request for a path
+ * no route serves is counted by the filter only. Both run on the request's thread and do not
  * block.
  */
 public final class InFlight {
@@ -32,17 +31,24 @@ public final class InFlight {
         };
     }
 
-    /** {@code service} with each of its routes' handlers counting the requests it handles. */
-    public HttpService count(HttpService service) {
-        return new CountedService(service, this);
+    /** {@code handler}, counting the requests it handles. */
+    public Handler counted(Handler handler) {
+        return (req, res) -> {
+            enter();
+            try {
+                handler.handle(req, res);
+            } finally {
+                leave();
+            }
+        };
     }
 
-    void enter() {
+    private void enter() {
         current.incrementAndGet();
         handled.increment();
     }
 
-    void leave() {
+    private void leave() {
         current.decrementAndGet();
     }
 

@@ -3,13 +3,18 @@ package dev.loanruntime.runtime;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.stream.Collectors;
 
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
+
+import dev.loanruntime.stages.Stages;
 
 /**
  * Counts the virtual threads of this JVM that park while pinned to their carrier, from the JDK's own
@@ -54,7 +59,12 @@ public final class Pinning {
 
     private static void start(LogThreshold log) {
         try {
+            Set<Long> before = recordingIds();
             RecordingStream stream = new RecordingStream();
+            // A recording takes every event whose class does not say otherwise, the stage events too (so that a
+            // user's recording has them without naming them). Disabling them here would disable them in the user's
+            // recording as well (JFR merges the recordings' settings), so the stages are told to leave this one out.
+            recordingIds().stream().filter(id -> !before.contains(id)).forEach(Stages::leaveOut);
             stream.enable(EVENT).withThreshold(Duration.ZERO).withStackTrace();
             // The events are rare and read within a second; keep no history on disk.
             stream.setMaxAge(Duration.ofSeconds(30));
@@ -64,6 +74,11 @@ public final class Pinning {
         } catch (RuntimeException | Error e) {     // e.g. a runtime image without jdk.jfr
             LOGGER.log(System.Logger.Level.WARNING, "pinned virtual threads are not counted: " + e);
         }
+    }
+
+    private static Set<Long> recordingIds() {
+        return FlightRecorder.getFlightRecorder().getRecordings().stream().map(Recording::getId)
+                .collect(Collectors.toSet());
     }
 
     /** On JFR's stream thread. */

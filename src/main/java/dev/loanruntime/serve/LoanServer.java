@@ -19,6 +19,7 @@ import io.helidon.metrics.api.MetricsConfig;
 import io.helidon.metrics.api.MetricsFactory;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http1.Http1Config;
@@ -42,7 +43,9 @@ import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.runtime.WrappedService;
 import dev.loanruntime.stages.Recording;
+import dev.loanruntime.stages.RequestPoints;
 import dev.loanruntime.stages.Stages;
 import dev.loanruntime.store.LoanStore;
 import dev.loanruntime.store.StoreUnavailableException;
@@ -91,29 +94,38 @@ public final class LoanServer implements AutoCloseable {
                 .name("http_1_1")       // replaces the one Helidon builds from the same node
                 .config(config.get("server.protocols.http_1_1"));
         HttpRouting.Builder routing = HttpRouting.builder();
+        RequestPoints points = null;
         if (options.stages() == Recording.ON) {
-            routing.addFilter(Stages.install(builder, http1, headDeadline, options.serverTiming(),
+            points = Stages.install(builder, http1, headDeadline, options.serverTiming(),
                     options.logSlowRequests().on() ? Optional.of(options.logSlowRequests().threshold())
-                            : Optional.empty()));
+                            : Optional.empty());
         } else {
             builder.protocols(List.of(http1.addReceiveListener(headDeadline).build()));
         }
-        // The in-flight count as a filter only where the routing has filters anyway: the first one costs a pass
-        // per request (see InFlight).
-        boolean filtered = options.stages() == Recording.ON || handlers != null;
-        if (filtered) {
-            routing.addFilter(inFlight.filter());
-        }
+        // The stage points and the in-flight count go around each route's handler, unless the routing has filters
+        // anyway (the platform model's hand-off): as soon as there is one, Helidon runs a filter pass per request.
+        UnaryOperator<Handler> wrap;
         if (handlers != null) {
+            if (points != null) {
+                routing.addFilter(points.filter());
+            }
+            routing.addFilter(inFlight.filter());
             routing.addFilter(handlers);
+            wrap = UnaryOperator.identity();
+        } else if (points != null) {
+            RequestPoints stamping = points;
+            wrap = handler -> inFlight.counted(stamping.stamped(handler));
+        } else {
+            wrap = inFlight::counted;
         }
-        UnaryOperator<HttpService> counted = filtered ? UnaryOperator.identity() : inFlight::count;
+        UnaryOperator<HttpService> wrapped = handlers != null ? UnaryOperator.identity()
+                : service -> new WrappedService(service, wrap);
         for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool),
                 new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
                 new CatalogService(), runtime)) {
-            routing.register(counted.apply(service));
+            routing.register(wrapped.apply(service));
         }
-        routing.register("/observe/metrics", counted.apply(new MetricsEndpoint(registry)));
+        routing.register("/observe/metrics", wrapped.apply(new MetricsEndpoint(registry)));
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {

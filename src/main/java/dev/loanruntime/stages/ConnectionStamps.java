@@ -3,8 +3,8 @@ package dev.loanruntime.stages;
 /**
  * One connection's points: accepted (on the listener's platform thread), first ran (on the connection's own
  * thread), and the request line and headers of the request being read. Lives in a thread-local of the connection's
- * thread, which reads all its requests' heads and runs their first filter; only {@link #sent} is written from
- * another thread (the platform model's handler thread, which the connection's thread waits for).
+ * thread, which reads all its requests' heads and takes their admitted point; only {@link #lastSent} is written
+ * from another thread (the platform model's handler thread, which the connection's thread waits for).
  */
 final class ConnectionStamps {
     /** Set on the listener's thread by {@link StampingSocketOptions}; inherited by the connection's new thread. */
@@ -17,6 +17,8 @@ final class ConnectionStamps {
     long headers = Long.MIN_VALUE;
     volatile long lastSent = Long.MIN_VALUE;
     int requests;
+    /** The request this connection's thread works for, between its admitted point and its handler's return. */
+    RequestStamps current;
 
     ConnectionStamps(long accepted) {
         this.accepted = accepted;
@@ -47,8 +49,8 @@ final class ConnectionStamps {
         OWN.remove();
     }
 
-    /** At the first filter: the request whose head was just read, with the connection's points it needs. */
-    RequestStamps request(long filter) {
+    /** At the admitted point: the request whose head was just read, with the connection's points it needs. */
+    RequestStamps request(long admitted) {
         RequestStamps r = new RequestStamps();
         if (requests++ == 0) {
             r.accepted = accepted;
@@ -58,7 +60,7 @@ final class ConnectionStamps {
         }
         r.line = line;
         r.headers = headers;
-        r.filter = filter;
+        r.admitted = admitted;
         return r;
     }
 }

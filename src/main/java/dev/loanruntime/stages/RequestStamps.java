@@ -5,13 +5,13 @@ import java.util.List;
 
 /**
  * The points of one request's life, each a {@link System#nanoTime()} on the server's one clock, and the stages
- * between adjacent points. Made by the first routing filter on the connection's thread; the handler, the crypto
- * pool and the send listeners add their points from whichever thread they run on (each point is written by one
- * thread, and the hand-offs between them, a pool's submit and get, order the writes). No method blocks.
+ * between adjacent points. Made at the admitted point ({@link RequestPoints}) on the connection's thread; the
+ * handler, the crypto pool and the send listeners add their points from whichever thread they run on (each point is
+ * written by one thread, and the hand-offs between them, a pool's submit and get, order the writes). No method blocks.
  *
- * <p>{@link #current()} is the request the calling thread works for: set by the first filter for the connection's
- * thread and by the platform handler pool for its threads; a thread that works for no request gets {@link #NONE},
- * whose stamps go nowhere, so callers need no checks.
+ * <p>{@link #current()} is the request the calling thread works for: its connection's current request on the
+ * connection's thread, and the request a platform handler thread was given ({@link #enter}); a thread that works for
+ * no request gets {@link #NONE}, whose stamps go nowhere, so callers need no checks.
  */
 public final class RequestStamps {
     /** The stamps of no request: stamping them does nothing. */
@@ -27,7 +27,7 @@ public final class RequestStamps {
     long previousSent = ABSENT;
     long line = ABSENT;
     long headers = ABSENT;
-    long filter = ABSENT;
+    long admitted = ABSENT;
     private long handler = ABSENT;
     private long cryptoSubmit = ABSENT;
     private volatile long cryptoStart = ABSENT;
@@ -47,10 +47,15 @@ public final class RequestStamps {
     /** The request the calling thread works for, or {@link #NONE}. */
     public static RequestStamps current() {
         RequestStamps stamps = CURRENT.get();
+        if (stamps != null) {
+            return stamps;
+        }
+        ConnectionStamps connection = ConnectionStamps.current();
+        stamps = connection == null ? null : connection.current;
         return stamps == null ? NONE : stamps;
     }
 
-    /** Makes {@code stamps} the calling thread's request until {@link #leave()}. */
+    /** Makes {@code stamps} the calling thread's request until {@link #leave()}: for a thread other than the connection's. */
     public static void enter(RequestStamps stamps) {
         if (stamps.recording) {
             CURRENT.set(stamps);
@@ -120,9 +125,9 @@ public final class RequestStamps {
             add(stages, "idle", previousSent, line);
         }
         add(stages, "headers", line, headers);
-        add(stages, "admit", headers, filter);
-        add(stages, "queue", filter, handler);
-        long handlerStart = handler != ABSENT ? handler : filter;
+        add(stages, "admit", headers, admitted);
+        add(stages, "queue", admitted, handler);
+        long handlerStart = handler != ABSENT ? handler : admitted;
         boolean pooled = cryptoSubmit != ABSENT && cryptoStart != ABSENT && cryptoEnd != ABSENT && resumed != ABSENT;
         if (beforeSend != ABSENT && handlerStart != ABSENT) {
             long away = pooled ? resumed - cryptoSubmit : 0;
