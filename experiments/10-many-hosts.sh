@@ -108,6 +108,15 @@ await_host() { # N: until the host's cluster is ready; notes its workers' pids i
 }
 host_jvms() { echo "${PRIMARY_OF[$1]}" "$(pgrep -P "${PRIMARY_OF[$1]}" | tr '\n' ' ')"; } # N: primary and workers
 gone() { [ -z "$(running_pids "$@")" ]; } # PID...: none of them runs
+freeze_for() { # SECONDS PID...: SIGSTOP, then SIGCONT SECONDS later; sets t_fault and t_back
+  local seconds=$1
+  shift
+  t_fault=$(now_s)
+  kill -STOP "$@"
+  sleep "$seconds"
+  t_back=$(now_s)
+  kill -CONT "$@"
+}
 for n in 2 3 4; do start_host "$n"; done
 # Beside them, on 127.0.0.5 and not behind the balancer: one server that does not wait for a replica (phase 5).
 start_bg "$OUT/noreplica.log" env JAVA_TOOL_OPTIONS="$HEAP" LOAN_STORE_PASSWORD="$DATA_PW" \
@@ -295,14 +304,8 @@ start_host 2 --drain-delay 0   # for 3d
 # 3b: host3's JVMs stopped for 6 s, then continued.
 start_load "$OUT/p3b" "$LB/loan"
 sleep 2
-jvms=$(host_jvms 3)
-t_fault=$(now_s)
-# shellcheck disable=SC2086 # one pid a word
-kill -STOP $jvms
-sleep 6
-t_back=$(now_s)
-# shellcheck disable=SC2086 # one pid a word
-kill -CONT $jvms
+# shellcheck disable=SC2046 # one pid a word
+freeze_for 6 $(host_jvms 3)
 sleep 5
 stop_load "$OUT/p3b"
 summary "3b host3 SIGSTOP 6 s, SIGCONT" "$OUT/p3b"
@@ -404,14 +407,8 @@ start_load "$OUT/p6-drain-loan" "$LB/loan" 1
 start_load "$OUT/p6-ready-books" "$LB_READY/books" 1
 start_load "$OUT/p6-ready-loan" "$LB_READY/loan" 1
 sleep 2
-data_pids=$DATA_PIDS
-t_fault=$(now_s)
 # shellcheck disable=SC2086 # one pid a word
-kill -STOP $data_pids
-sleep 8
-t_back=$(now_s)
-# shellcheck disable=SC2086 # one pid a word
-kill -CONT $data_pids
+freeze_for 8 $DATA_PIDS
 sleep 5
 for p in drain-books drain-loan ready-books ready-loan; do touch "$OUT/p6-$p.stop"; done
 stop_load "$OUT/p6-drain-books"

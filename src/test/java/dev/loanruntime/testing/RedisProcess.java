@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Assumptions;
  * Always {@link #close()} it.
  */
 public final class RedisProcess implements AutoCloseable {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+    private static final int START_SECONDS = 20;
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(START_SECONDS);
     private final List<String> command;
     private final String password;
     private final int port;
@@ -171,29 +172,43 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     private void start(List<String> cmd) throws IOException {
-        process = new ProcessBuilder(cmd).redirectErrorStream(true)
+        process = startAnswering(cmd, port, log, this::answeringPid);
+    }
+
+    /** The pid of the Redis answering on a port right now, or empty while none does. */
+    interface Answering {
+        Optional<Long> pid();
+    }
+
+    /**
+     * Starts {@code cmd} (its output appended to {@code log}) and waits until it answers on {@code port}; kills it
+     * by PID when it does not within {@value #START_SECONDS} s or when another process answers there instead.
+     */
+    static Process startAnswering(List<String> cmd, int port, Path log, Answering answering) throws IOException {
+        Process started = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException(cmd.get(0) + " exited with " + process.exitValue() + ":\n" + Files.readString(log));
+            if (!started.isAlive()) {
+                throw new IOException(cmd.get(0) + " exited with " + started.exitValue() + ":\n" + Files.readString(log));
             }
-            Optional<Long> answering = answeringPid();
-            if (answering.isPresent()) {
-                if (answering.get() != process.pid()) {
-                    kill();
-                    throw new IOException("port " + port + " is another redis process's (pid " + answering.get() + ")");
+            Optional<Long> pid = answering.pid();
+            if (pid.isPresent()) {
+                if (pid.get() != started.pid()) {
+                    killAndWait(started);
+                    throw new IOException("port " + port + " is another redis process's (pid " + pid.get() + ")");
                 }
-                return;
+                return started;
             }
             try {
-                process.waitFor(50, TimeUnit.MILLISECONDS);
+                started.waitFor(50, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                killAndWait(started);
                 throw new IOException(e);
             }
         }
-        kill();
+        killAndWait(started);
         throw new IOException(cmd.get(0) + " did not answer on port " + port + " within " + START_TIMEOUT);
     }
 

@@ -10,11 +10,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
 import dev.loanruntime.store.StoreUri;
 
@@ -25,7 +23,6 @@ import dev.loanruntime.store.StoreUri;
  * ({@code appendfsync always}), so a write that was acknowledged survives the kill. Always {@link #close()} it.
  */
 public final class RedisServer implements AutoCloseable {
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
     private final Path binary;
     private final Path dir;
     private final boolean persistent;
@@ -117,30 +114,13 @@ public final class RedisServer implements AutoCloseable {
                 ? List.of("--appendonly", "yes", "--appendfsync", "always")
                 : List.of("--appendonly", "no"));
         Path log = dir.resolve("redis-" + port + ".log");
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) {
-                throw new IOException("redis-server exited with " + process.exitValue() + ":\n" + Files.readString(log));
-            }
-            if (answers("127.0.0.1", port)) {
-                long answering = processId("127.0.0.1", port);
-                if (answering != process.pid()) {
-                    stop();
-                    throw new IOException("port " + port + " is another redis-server's (pid " + answering + ")");
-                }
-                return;
-            }
+        process = RedisProcess.startAnswering(command, port, log, () -> {
             try {
-                process.waitFor(50, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException(e);
+                return answers("127.0.0.1", port) ? Optional.of(processId("127.0.0.1", port)) : Optional.empty();
+            } catch (IOException e) {
+                return Optional.empty();
             }
-        }
-        stop();
-        throw new IOException("redis-server did not answer on port " + port + " within " + START_TIMEOUT);
+        });
     }
 
     /** Whether a Redis answers PING on this port. */
