@@ -25,9 +25,14 @@ import io.helidon.webserver.http.HttpService;
  * route, so a wrapper needs no lifecycle of its own.
  */
 public record WrappedService(HttpService service, UnaryOperator<Handler> wrap) implements HttpService {
+    /** {@code rules}, wrapping the handler of every route added through them (services registered in them too). */
+    public static HttpRules wrapping(HttpRules rules, UnaryOperator<Handler> wrap) {
+        return new Rules(rules, wrap);
+    }
+
     @Override
     public void routing(HttpRules rules) {
-        service.routing(new Rules(rules, wrap));
+        service.routing(wrapping(rules, wrap));
     }
 
     @Override

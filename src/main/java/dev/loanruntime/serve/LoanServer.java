@@ -21,6 +21,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -118,14 +119,16 @@ public final class LoanServer implements AutoCloseable {
         } else {
             wrap = inFlight::counted;
         }
-        UnaryOperator<HttpService> wrapped = handlers != null ? UnaryOperator.identity()
-                : service -> new WrappedService(service, wrap);
+        // The services' routes go straight into the routing, not as registered services: Helidon matches a request
+        // in a registered service by a second crawl that copies the path's parameters into a new map and decodes the
+        // path again, about 1% of /books' throughput on one core. None of them has start or stop hooks.
+        HttpRules rules = WrappedService.wrapping(routing, wrap);
         for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool),
                 new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
                 new CatalogService(), runtime)) {
-            routing.register(wrapped.apply(service));
+            service.routing(rules);
         }
-        routing.register("/observe/metrics", wrapped.apply(new MetricsEndpoint(registry)));
+        routing.register("/observe/metrics", new WrappedService(new MetricsEndpoint(registry), wrap));
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {
