@@ -15,7 +15,7 @@ final class ConnectionStamps {
     long firstRan = Long.MIN_VALUE;
     long line = Long.MIN_VALUE;
     long headers = Long.MIN_VALUE;
-    volatile long lastSent = Long.MIN_VALUE;
+    long lastSent = Long.MIN_VALUE;
     int requests;
     /** The request this connection's thread works for, between its admitted point and its handler's return. */
     RequestStamps current;

@@ -30,8 +30,8 @@ public final class RequestStamps {
     long admitted = ABSENT;
     private long handler = ABSENT;
     private long cryptoSubmit = ABSENT;
-    private volatile long cryptoStart = ABSENT;
-    private volatile long cryptoEnd = ABSENT;
+    private long cryptoStart = ABSENT;
+    private long cryptoEnd = ABSENT;
     private long resumed = ABSENT;
     long beforeSend = ABSENT;
     long sent = ABSENT;
