@@ -105,7 +105,7 @@ public final class ServeArgs {
     @Option(names = "--stages", defaultValue = ServeOptions.DEFAULT_STAGES, paramLabel = "on|off",
             converter = RecordingConverter.class,
             description = "Stamp each request's stage points (accepted, first run, head read, handler, crypto pool, "
-                    + "send) for Server-Timing and JFR; they cost 5-9%% of /books' throughput on one core "
+                    + "send) for Server-Timing and JFR; they cost 5-12%% of /books' throughput on one core "
                     + "(default: ${DEFAULT-VALUE}).")
     Recording stages;
 

@@ -44,7 +44,7 @@ public final class ServeOptions {
     public static final String DEFAULT_SCRYPT = "reuse";
     /** {@code --server-timing}. */
     public static final String DEFAULT_SERVER_TIMING = "on-request";
-    /** {@code --stages}: off, because the stage points cost 5-9% of /books' throughput on one core. */
+    /** {@code --stages}: off, because the stage points cost 5-12% of /books' throughput on one core. */
     public static final String DEFAULT_STAGES = "off";
     /** {@code --log-pinned}: off, because a server that pins by design would log a line per request. */
     public static final String DEFAULT_LOG_PINNED = "off";

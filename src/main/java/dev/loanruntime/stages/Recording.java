@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /**
  * Whether a server stamps its requests' stage points at all ({@code serve --stages on|off}). Off is the default
- * because the points cost 5-9% of the cheapest route's throughput on one core (docs/request-stages.md); off,
+ * because the points cost 5-12% of the cheapest route's throughput on one core (docs/request-stages.md); off,
  * the server installs none of them and a {@code Loan-Timing: on} request gets no {@code Server-Timing} header.
  */
 public enum Recording {
