@@ -9,8 +9,8 @@ import java.util.Optional;
  * What a stage point costs on this machine: every point is one {@link System#nanoTime()}, about 25 ns on a TSC or
  * kvm-clock clock source, but some machines' kernels fall back to a slow one (hpet, acpi_pm) where a call takes
  * 0.5 to 1 µs, and a request's dozen points then cost more than the request. Measured once when the stages are
- * switched on; a slow clock is reported by a warning line. Runs on the thread that builds the server; takes a few
- * milliseconds.
+ * switched on; a slow clock is reported by a warning line. Runs on the thread that builds the server; takes about
+ * 50 ms at most.
  */
 final class ClockCheck {
     /** Above this a request's dozen points cost more than a microsecond. */
