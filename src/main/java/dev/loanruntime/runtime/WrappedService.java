@@ -67,9 +67,11 @@ public record WrappedService(HttpService service, UnaryOperator<Handler> wrap) i
             return this;
         }
 
+        /** The route with its handler wrapped; as it was when the wrap leaves the handler alone (the identity). */
         @Override
         public HttpRules route(HttpRoute route) {
-            rules.route(new Route(route, wrap.apply(route.handler())));
+            Handler wrapped = wrap.apply(route.handler());
+            rules.route(wrapped == route.handler() ? route : new Route(route, wrapped));
             return this;
         }
     }
