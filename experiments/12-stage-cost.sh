@@ -98,32 +98,30 @@ echo
 echo "Per pair: CPU microseconds per request of bare Helidon and of the server beside it; the ratio bare / server is"
 echo "the server's throughput per CPU as a share of bare Helidon's (1.00: as cheap; 0.95: 5% more CPU per request)."
 printf '%-6s %-7s %14s %14s %8s\n' round server "bare us/req" "server us/req" ratio
+# One line per pair whose two wrk runs both counted requests: round kind bare_us server_us ratio.
 awk -v tick="$TICK_US" '$4 != "-" && $6 != "-" && $4 > 0 && $6 > 0 && $5 > 0 {
-  printf "%-6s %-7s %14.2f %14.2f %8.3f\n", $1, $2, $3 * tick / $4, $5 * tick / $6, ($3 / $4) / ($5 / $6)
-}' "$OUT/pairs.txt"
+  printf "%s %s %.9f %.9f %.9f\n", $1, $2, $3 * tick / $4, $5 * tick / $6, ($3 / $4) / ($5 / $6)
+}' "$OUT/pairs.txt" > "$OUT/ratios.txt"
+awk '{ printf "%-6s %-7s %14.2f %14.2f %8.3f\n", $1, $2, $3, $4, $5 }' "$OUT/ratios.txt"
 awk '$4 == "-" || $6 == "-" { print "round " $1 " " $2 ": a wrk run failed or had errors (" $0 "), left out" }' \
   "$OUT/pairs.txt"
 
-# ratios KIND: the kind's ratios, one per line.
-ratios() {
-  awk -v k="$1" '$2 == k && $4 != "-" && $6 != "-" && $4 > 0 && $6 > 0 && $5 > 0 { print ($3 / $4) / ($5 / $6) }' \
-    "$OUT/pairs.txt"
-}
 declare -A MEDIAN
 echo
 echo "Medians over the pairs; 'corrected' divides by the control's median: the bare peer every pair shares has run"
 echo "in every pair (three times the others' traffic), and the control shows what that is worth to it."
 printf '%-38s %8s %8s %8s %6s %10s\n' "server (beside bare Helidon)" median min max pairs corrected
 for kind in "${KINDS[@]}"; do
-  MEDIAN[$kind]=$(ratios "$kind" | median)
+  mapfile -t sorted < <(awk -v k="$kind" '$2 == k { print $5 }' "$OUT/ratios.txt" | sort -g)
+  MEDIAN[$kind]=$(printf '%s\n' "${sorted[@]}" | median)
   case $kind in
     bare-2) label="bare Helidon, a second copy (control)" ;;
     off) label="serve (default: --stages off)" ;;
     on) label="serve --stages on" ;;
   esac
   printf '%-38s %8s %8s %8s %6s %10s\n' "$label" "$(fixed 3 "${MEDIAN[$kind]}")" \
-    "$(fixed 3 "$(ratios "$kind" | sort -g | head -1)")" "$(fixed 3 "$(ratios "$kind" | sort -g | tail -1)")" \
-    "$(ratios "$kind" | wc -l)" "$(calc 'a / b' "${MEDIAN[$kind]}" "${MEDIAN[bare-2]}")"
+    "$(fixed 3 "$(printf '%s\n' "${sorted[@]}" | head -1)")" "$(fixed 3 "$(printf '%s\n' "${sorted[@]}" | tail -1)")" \
+    "${#sorted[@]}" "$(calc 'a / b' "${MEDIAN[$kind]}" "${MEDIAN[bare-2]}")"
 done
 off=$(calc 'a / b' "${MEDIAN[off]}" "${MEDIAN[bare-2]}")
 on=$(calc 'a / b' "${MEDIAN[on]}" "${MEDIAN[bare-2]}")
