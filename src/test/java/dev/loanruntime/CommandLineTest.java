@@ -43,6 +43,7 @@ class CommandLineTest {
             "--server-timing|sometimes|expected one of on-request, always, off but was 'sometimes'",
             "--stages|yes|expected on or off but was 'yes'",
             "--log-pinned|20|expected off or a duration such as 20ms or 1s but was '20'",
+            "--pin-watch|no|expected on or off but was 'no'",
             "--log-slow-requests|500ms|expected off unless --stages on (its lines are the stages) but was '500ms'",
             "--log-slow-requests|slow|expected off or a duration such as 20ms or 1s but was 'slow'",
             "--drain-delay|-1|expected an integer from 0 to 600 but was '-1'",
@@ -59,6 +60,14 @@ class CommandLineTest {
     }
 
     @Test
+    void logPinnedWithoutTheWatchExits2NamingIt() {
+        Result r = run("serve", "--pin-watch", "off", "--log-pinned", "20ms");
+        assertThat(r.err(), r.code(), is(2));
+        assertThat(r.err().strip(), is("Invalid value for option '--log-pinned': expected off unless --pin-watch on "
+                + "(its lines are the pins it sees) but was '20ms'"));
+    }
+
+    @Test
     void unknownOptionExits2NamingIt() {
         Result r = run("serve", "--carrier", "1");
         assertThat(r.code(), is(2));
@@ -71,7 +80,7 @@ class CommandLineTest {
         assertThat(r.code(), is(0));
         for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
                 "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "--log-pinned",
-                "--log-slow-requests", "--drain-delay", "--store-replicas", "LOAN_"}) {
+                "--pin-watch", "--log-slow-requests", "--drain-delay", "--store-replicas", "LOAN_"}) {
             assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
         }
     }

@@ -79,6 +79,7 @@ final class WorkerLauncher {
                 "--scrypt", o.scrypt().label(),
                 "--server-timing", o.serverTiming().label(),
                 "--stages", o.stages().label(),
+                "--pin-watch", o.pinWatch().label(),
                 "--log-pinned", o.logPinned().label(),
                 "--log-slow-requests", o.logSlowRequests().label(),
                 "--drain-delay", Long.toString(o.drainDelay().toSeconds()));

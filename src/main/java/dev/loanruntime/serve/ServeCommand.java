@@ -69,7 +69,9 @@ public final class ServeCommand implements Callable<Integer> {
             options = options.asWorker(promotedTo.getAsInt());
         }
 
-        Pinning.watch(options.logPinned());
+        if (options.pinWatch() == Recording.ON) {
+            Pinning.watch(options.logPinned());
+        }
         var scrypt = options.scrypt().open();
         scrypt.fallback().ifPresent(why -> System.err.println("loan-runtime: warning: " + why));
         LoanServer server;

@@ -46,6 +46,11 @@ public final class ServeOptions {
     public static final String DEFAULT_SERVER_TIMING = "on-request";
     /** {@code --stages}: off, because the stage points cost 5-12% of /books' throughput on one core. */
     public static final String DEFAULT_STAGES = "off";
+    /**
+     * {@code --pin-watch}: on, so that a pinned carrier shows in /runtime without asking; the JFR recording it runs
+     * costs 2-3% of /books' CPU per request on one core, as any running recording does.
+     */
+    public static final String DEFAULT_PIN_WATCH = "on";
     /** {@code --log-pinned}: off, because a server that pins by design would log a line per request. */
     public static final String DEFAULT_LOG_PINNED = "off";
     /** {@code --log-slow-requests}: off; it needs {@code --stages on}, whose points it prints. */
@@ -77,6 +82,7 @@ public final class ServeOptions {
     private final ScryptProvider scrypt;
     private final ServerTiming serverTiming;
     private final Recording stages;
+    private final Recording pinWatch;
     private final LogThreshold logPinned;
     private final LogThreshold logSlowRequests;
     private final Duration drainDelay;
@@ -98,6 +104,7 @@ public final class ServeOptions {
         this.scrypt = b.scrypt;
         this.serverTiming = b.serverTiming;
         this.stages = b.stages;
+        this.pinWatch = b.pinWatch;
         this.logPinned = b.logPinned;
         this.logSlowRequests = b.logSlowRequests;
         this.drainDelay = b.drainDelay;
@@ -126,6 +133,7 @@ public final class ServeOptions {
                 .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT))
                 .serverTiming(ServerTiming.parse(DEFAULT_SERVER_TIMING))
                 .stages(Recording.parse(DEFAULT_STAGES))
+                .pinWatch(Recording.parse(DEFAULT_PIN_WATCH))
                 .logPinned(LogThreshold.parse(DEFAULT_LOG_PINNED))
                 .logSlowRequests(LogThreshold.parse(DEFAULT_LOG_SLOW_REQUESTS))
                 .drainDelay(Duration.ofSeconds(Long.parseLong(DEFAULT_DRAIN_DELAY)));
@@ -235,7 +243,12 @@ public final class ServeOptions {
         return stages;
     }
 
-    /** Which pinned virtual threads get a log line. */
+    /** Whether the server watches for virtual threads pinned to their carriers (a JFR recording). */
+    public Recording pinWatch() {
+        return pinWatch;
+    }
+
+    /** Which pinned virtual threads get a log line (only with {@code --pin-watch on}). */
     public LogThreshold logPinned() {
         return logPinned;
     }
@@ -271,6 +284,7 @@ public final class ServeOptions {
         private ScryptProvider scrypt;
         private ServerTiming serverTiming;
         private Recording stages;
+        private Recording pinWatch;
         private LogThreshold logPinned;
         private LogThreshold logSlowRequests;
         private Duration drainDelay;
@@ -295,6 +309,7 @@ public final class ServeOptions {
             scrypt = o.scrypt;
             serverTiming = o.serverTiming;
             stages = o.stages;
+            pinWatch = o.pinWatch;
             logPinned = o.logPinned;
             logSlowRequests = o.logSlowRequests;
             drainDelay = o.drainDelay;
@@ -403,6 +418,11 @@ public final class ServeOptions {
             return this;
         }
 
+        public Builder pinWatch(Recording pinWatch) {
+            this.pinWatch = Objects.requireNonNull(pinWatch, "pinWatch");
+            return this;
+        }
+
         public Builder logPinned(LogThreshold logPinned) {
             this.logPinned = Objects.requireNonNull(logPinned, "logPinned");
             return this;
@@ -429,6 +449,10 @@ public final class ServeOptions {
             if (logSlowRequests.on() && stages != Recording.ON) {
                 throw UsageError.invalid("--log-slow-requests", "off unless --stages on (its lines are the stages)",
                         logSlowRequests.label());
+            }
+            if (logPinned.on() && pinWatch != Recording.ON) {
+                throw UsageError.invalid("--log-pinned", "off unless --pin-watch on (its lines are the pins it sees)",
+                        logPinned.label());
             }
             return new ServeOptions(this);
         }

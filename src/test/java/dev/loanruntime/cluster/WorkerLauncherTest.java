@@ -62,6 +62,8 @@ class WorkerLauncherTest {
                 .sessionTtl(Duration.ofSeconds(60)).scrypt(ScryptProvider.CONSCRYPT)
                 .serverTiming(ServerTiming.ALWAYS).stages(Recording.ON).logPinned(LogThreshold.parse("20ms"))
                 .logSlowRequests(LogThreshold.parse("2s")).drainDelay(Duration.ofSeconds(7)).build();
+        ServeOptions unwatched = options.toBuilder().logPinned(LogThreshold.parse("off")).pinWatch(Recording.OFF)
+                .build();
         WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", MAIN, options, 21);
 
         assertThat(launcher.command(), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve",
@@ -69,7 +71,9 @@ class WorkerLauncherTest {
                 "--carriers", "1", "--crypto-threads", "2", "--crypto-queue", "8", "--max-derivations", "3",
                 "--store", "sqlite:/tmp/loans.db", "--store-replicas", "0", "--member-cost", "1024,8,1",
                 "--session-ttl", "60", "--scrypt", "conscrypt", "--server-timing", "always", "--stages", "on",
-                "--log-pinned", "20ms", "--log-slow-requests", "2000ms", "--drain-delay", "7"));
+                "--pin-watch", "on", "--log-pinned", "20ms", "--log-slow-requests", "2000ms", "--drain-delay", "7"));
+        List<String> unwatchedCommand = new WorkerLauncher("/jdk/bin/java", "app.jar", MAIN, unwatched, 21).command();
+        assertThat(unwatchedCommand.get(unwatchedCommand.indexOf("--pin-watch") + 1), is("off"));
         assertThat(launcher.builder(2).environment().get("LOAN_WORKER_ID"), is("2"));
         assertThat(List.of(launcher.builder(2).command().toArray()), is(List.copyOf(launcher.command())));
     }

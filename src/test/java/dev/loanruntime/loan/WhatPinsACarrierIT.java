@@ -1,5 +1,7 @@
 package dev.loanruntime.loan;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,6 +129,25 @@ class WhatPinsACarrierIT {
             assertThat("JDK " + JDK + ": req/s with inside=monitor; carrier bound " + carrierBound,
                     burst.rate(), lessThanOrEqualTo(3 * carrierBound));
             assertThat(pinsAfterAMarker() - before - 1, greaterThanOrEqualTo((long) burst.answered()));
+        }
+    }
+
+    @Test
+    void withoutTheWatchNoRecordingRunsAndNoPinIsCounted() throws Exception {
+        String kind = JDK >= NativeWait.FIRST_FEATURE ? "native" : "monitor";
+        try (ServerProcess unwatched = ServerProcess.serve(List.of("--enable-native-access=ALL-UNNAMED"),
+                "--pin-watch", "off");
+             Http client = new Http(unwatched.baseUri())) {
+            assertThat(client.get(lookup(kind)).status(), is(200));
+            // The watch, when it runs, starts within a second of the server (see start()).
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                    .until(() -> !client.get("/runtime").json().path("pinned").path("watching").asBoolean());
+            assertThat(client.get("/runtime").json().path("pinned").path("events").asLong(), is(0L));
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(unwatched.pid()), "JFR.check").redirectErrorStream(true).start();
+            String recordings = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(jcmd.waitFor(), is(0));
+            assertThat(recordings, containsString("No available recordings"));
         }
     }
 

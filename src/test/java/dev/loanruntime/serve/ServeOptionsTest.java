@@ -94,6 +94,6 @@ class ServeOptionsTest {
         return new ArrayList<>(List.<Object>of(o.host(), o.port(), o.threads(), o.platformThreads(), o.carriers(),
                 o.cryptoThreads(), o.cryptoQueue(), o.maxDerivations(), o.store().toString(), o.memberCost().label(),
                 o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages(), o.logPinned(),
-                o.storeReplicas(), o.drainDelay(), o.logSlowRequests()));
+                o.storeReplicas(), o.drainDelay(), o.logSlowRequests(), o.pinWatch()));
     }
 }
