@@ -1,30 +1,33 @@
 #!/usr/bin/env bash
-# What the server costs per request beside bare Helidon, with and without the request stages: GET /books on kept-alive
-# connections, `serve` (default: --stages off) and `serve --stages on` each against the bare Helidon peer
+# What the server costs per request beside bare Helidon: GET /books on kept-alive connections, `serve` (the default:
+# stages off, pin watch on), `serve --pin-watch off` and `serve --stages on`, each against the bare Helidon peer
 # (experiments/peers/BareHelidon.java: the same bytes, no project code), servers on CPU 0, clients on CPU 1.
 #
-# Throughput on a shared VM drifts by a factor of two within minutes, so a round runs two servers at the same time,
+# Throughput on a shared VM drifts by a factor of two within minutes, so a pair runs two servers at the same time,
 # each under its own wrk -t1 -c50, and compares their CPU time per request (utime + stime from /proc over the
 # requests wrk counted): drift hits both alike. A second bare peer measured the same way shows the method's own error
 # (the shared peer runs in every pair, so it is the warmest), and the ratios are also given divided by it.
-# Each server is warmed up by two wrk runs: the first run's connections closing makes the JIT throw away and
-# recompile the request path (uncommon traps), which would otherwise land in the first round.
+# Each JVM settles at a speed of its own once its JIT has compiled the request path (identical servers differ by a
+# few percent), so every round starts all of them afresh: a kind's figure is the median over its processes of each
+# process's median pair. Each server is warmed up by two wrk runs: the first run's connections closing makes the JIT
+# throw away and recompile the request path (uncommon traps), which would otherwise land in the first pair.
 #
-#   experiments/12-stage-cost.sh [--short]      ROUNDS=10, RUN_S=10, WARM_S=40 (--short: 3, 4, 8)
+#   experiments/12-stage-cost.sh [--short]      ROUNDS=3, PAIRS=3, RUN_S=8, WARM_S=30 (--short: 1, 2, 4, 8)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
 
-ROUNDS=${ROUNDS:-10}
-RUN_S=${RUN_S:-10}
-WARM_S=${WARM_S:-40}
+ROUNDS=${ROUNDS:-3}
+PAIRS=${PAIRS:-3}
+RUN_S=${RUN_S:-8}
+WARM_S=${WARM_S:-30}
 if [ "${1:-}" = --short ]; then
-  ROUNDS=3; RUN_S=4; WARM_S=8
+  ROUNDS=1; PAIRS=2; RUN_S=4; WARM_S=8
 elif [ -n "${1:-}" ]; then
   echo "usage: experiments/12-stage-cost.sh [--short]" >&2
   exit 2
 fi
-for name in ROUNDS RUN_S WARM_S; do
+for name in ROUNDS PAIRS RUN_S WARM_S; do
   if [[ ! ${!name} =~ ^[1-9][0-9]*$ ]]; then
     echo "12-stage-cost.sh: $name must be a positive whole number, was '${!name}'" >&2
     exit 2
@@ -37,19 +40,30 @@ if [ "$(nproc)" -lt 2 ]; then
 fi
 begin_experiment 12-stage-cost
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
-echo "rounds:  $ROUNDS of ${RUN_S} s per pair; warm-up 2 x $((WARM_S / 2)) s per server; wrk -t1 -c50 /books"
+echo "rounds:  $ROUNDS, each with fresh servers; $PAIRS pairs of ${RUN_S} s per server and round;" \
+  "warm-up 2 x $((WARM_S / 2)) s per server; wrk -t1 -c50 /books"
 
 # The servers: bare is the baseline every other one runs beside; bare-2 is a second copy of it (the control).
-KINDS=(bare-2 off on)
-declare -A URL PID
-start_peer bare "$OUT/bare.server.log" --cpu 0
-URL[bare]=$SERVER_URL; PID[bare]=$SERVER_PID
-start_peer bare "$OUT/bare-2.server.log" --cpu 0
-URL[bare-2]=$SERVER_URL; PID[bare-2]=$SERVER_PID
-start_server "$OUT/off.server.log" --cpu 0 --stages off
-URL[off]=$SERVER_URL; PID[off]=$SERVER_PID
-start_server "$OUT/on.server.log" --cpu 0 --stages on
-URL[on]=$SERVER_URL; PID[on]=$SERVER_PID
+KINDS=(bare-2 unwatched serve stages)
+declare -A URL PID LABEL
+LABEL[bare-2]="bare Helidon, a second copy (control)"
+LABEL[unwatched]="serve --pin-watch off"
+LABEL[serve]="serve (default)"
+LABEL[stages]="serve --stages on"
+
+# start_all ROUND: starts every server afresh on CPU 0, logs named after ROUND.
+start_all() {
+  start_peer bare "$OUT/$1-bare.server.log" --cpu 0
+  URL[bare]=$SERVER_URL; PID[bare]=$SERVER_PID
+  start_peer bare "$OUT/$1-bare-2.server.log" --cpu 0
+  URL[bare-2]=$SERVER_URL; PID[bare-2]=$SERVER_PID
+  start_server "$OUT/$1-unwatched.server.log" --cpu 0 --pin-watch off
+  URL[unwatched]=$SERVER_URL; PID[unwatched]=$SERVER_PID
+  start_server "$OUT/$1-serve.server.log" --cpu 0
+  URL[serve]=$SERVER_URL; PID[serve]=$SERVER_PID
+  start_server "$OUT/$1-stages.server.log" --cpu 0 --stages on
+  URL[stages]=$SERVER_URL; PID[stages]=$SERVER_PID
+}
 
 # client NAME KIND SECONDS: wrk on CPU 1 against KIND's /books in the background, output to $OUT/NAME.wrk; sets
 # BG_PID.
@@ -71,69 +85,85 @@ requests() {
   fi
 }
 
-for kind in bare "${KINDS[@]}"; do
-  for half in 1 2; do
-    client "warm-$kind-$half" "$kind" $((WARM_S / 2))
-    wait_pid "$BG_PID" || true
-  done
-done
-
-# One line per pair: round kind bare_ticks bare_requests kind_ticks kind_requests.
+# One line per pair: round kind pair bare_ticks bare_requests kind_ticks kind_requests.
 : > "$OUT/pairs.txt"
 for round in $(seq "$ROUNDS"); do
-  # The order rotates, so that no kind always runs first after the warm-up or last before the end.
-  for k in 0 1 2; do
-    kind=${KINDS[$(((round + k) % 3))]}
-    base_before=$(cpu_ticks "${PID[bare]}"); kind_before=$(cpu_ticks "${PID[$kind]}")
-    client "$round-$kind-bare" bare "$RUN_S"; base_client=$BG_PID
-    client "$round-$kind" "$kind" "$RUN_S"; kind_client=$BG_PID
-    wait_pid "$base_client" || true
-    wait_pid "$kind_client" || true
-    echo "$round $kind $(($(cpu_ticks "${PID[bare]}") - base_before)) $(requests "$OUT/$round-$kind-bare.wrk")" \
-      "$(($(cpu_ticks "${PID[$kind]}") - kind_before)) $(requests "$OUT/$round-$kind.wrk")" >> "$OUT/pairs.txt"
+  start_all "$round"
+  for kind in bare "${KINDS[@]}"; do
+    for half in 1 2; do
+      client "$round-warm-$kind-$half" "$kind" $((WARM_S / 2))
+      wait_pid "$BG_PID" || true
+    done
+  done
+  for pair in $(seq "$PAIRS"); do
+    # The order rotates, so that no kind always runs first after the warm-up or last before the end.
+    for k in $(seq 0 $((${#KINDS[@]} - 1))); do
+      kind=${KINDS[$(((pair + k) % ${#KINDS[@]}))]}
+      base_before=$(cpu_ticks "${PID[bare]}"); kind_before=$(cpu_ticks "${PID[$kind]}")
+      client "$round-$pair-$kind-bare" bare "$RUN_S"; base_client=$BG_PID
+      client "$round-$pair-$kind" "$kind" "$RUN_S"; kind_client=$BG_PID
+      wait_pid "$base_client" || true
+      wait_pid "$kind_client" || true
+      echo "$round $kind $pair $(($(cpu_ticks "${PID[bare]}") - base_before))" \
+        "$(requests "$OUT/$round-$pair-$kind-bare.wrk") $(($(cpu_ticks "${PID[$kind]}") - kind_before))" \
+        "$(requests "$OUT/$round-$pair-$kind.wrk")" >> "$OUT/pairs.txt"
+    done
+  done
+  for kind in bare "${KINDS[@]}"; do
+    stop_pid "${PID[$kind]}" KILL
   done
 done
 
 echo
 echo "Per pair: CPU microseconds per request of bare Helidon and of the server beside it; the ratio bare / server is"
 echo "the server's throughput per CPU as a share of bare Helidon's (1.00: as cheap; 0.95: 5% more CPU per request)."
-printf '%-6s %-7s %14s %14s %8s\n' round server "bare us/req" "server us/req" ratio
-# One line per pair whose two wrk runs both counted requests: round kind bare_us server_us ratio.
-awk -v tick="$TICK_US" '$4 != "-" && $6 != "-" && $4 > 0 && $6 > 0 && $5 > 0 {
-  printf "%s %s %.9f %.9f %.9f\n", $1, $2, $3 * tick / $4, $5 * tick / $6, ($3 / $4) / ($5 / $6)
+printf '%-6s %-10s %5s %14s %14s %8s\n' round server pair "bare us/req" "server us/req" ratio
+# One line per pair whose two wrk runs both counted requests: round kind pair bare_us server_us ratio.
+awk -v tick="$TICK_US" '$5 != "-" && $7 != "-" && $5 > 0 && $7 > 0 && $6 > 0 {
+  printf "%s %s %s %.9f %.9f %.9f\n", $1, $2, $3, $4 * tick / $5, $6 * tick / $7, ($4 / $5) / ($6 / $7)
 }' "$OUT/pairs.txt" > "$OUT/ratios.txt"
-awk '{ printf "%-6s %-7s %14.2f %14.2f %8.3f\n", $1, $2, $3, $4, $5 }' "$OUT/ratios.txt"
-awk '$4 == "-" || $6 == "-" { print "round " $1 " " $2 ": a wrk run failed or had errors (" $0 "), left out" }' \
+awk '{ printf "%-6s %-10s %5s %14.2f %14.2f %8.3f\n", $1, $2, $3, $4, $5, $6 }' "$OUT/ratios.txt"
+awk '$5 == "-" || $7 == "-" { print "round " $1 " " $2 " pair " $3 ": a wrk run failed or had errors (" $0 "), left out" }' \
   "$OUT/pairs.txt"
+
+# One line per process: round kind median-of-its-pairs.
+for round in $(seq "$ROUNDS"); do
+  for kind in "${KINDS[@]}"; do
+    m=$(awk -v r="$round" -v k="$kind" '$1 == r && $2 == k { print $6 }' "$OUT/ratios.txt" | sort -g | median)
+    if [ "$m" != - ]; then echo "$round $kind $m"; fi
+  done
+done > "$OUT/processes.txt"
 
 declare -A MEDIAN
 echo
-echo "Medians over the pairs; 'corrected' divides by the control's median: the bare peer every pair shares has run"
-echo "in every pair (three times the others' traffic), and the control shows what that is worth to it."
-printf '%-38s %8s %8s %8s %6s %10s\n' "server (beside bare Helidon)" median min max pairs corrected
+echo "Per kind: the median over its processes (one per round) of each process's median pair, the slowest and the"
+echo "fastest process; 'corrected' divides by the control's median: the bare peer every pair shares has run in every"
+echo "pair, and the control shows what that is worth to it."
+printf '%-38s %8s %8s %8s %9s %10s\n' "server (beside bare Helidon)" median min max processes corrected
 for kind in "${KINDS[@]}"; do
-  mapfile -t sorted < <(awk -v k="$kind" '$2 == k { print $5 }' "$OUT/ratios.txt" | sort -g)
+  mapfile -t sorted < <(awk -v k="$kind" '$2 == k { print $3 }' "$OUT/processes.txt" | sort -g)
+  if [ "${#sorted[@]}" -eq 0 ]; then
+    echo "12-stage-cost.sh: no valid pair for ${LABEL[$kind]}" >&2
+    exit 1
+  fi
   MEDIAN[$kind]=$(printf '%s\n' "${sorted[@]}" | median)
-  case $kind in
-    bare-2) label="bare Helidon, a second copy (control)" ;;
-    off) label="serve (default: --stages off)" ;;
-    on) label="serve --stages on" ;;
-  esac
-  printf '%-38s %8s %8s %8s %6s %10s\n' "$label" "$(fixed 3 "${MEDIAN[$kind]}")" \
-    "$(fixed 3 "$(printf '%s\n' "${sorted[@]}" | head -1)")" "$(fixed 3 "$(printf '%s\n' "${sorted[@]}" | tail -1)")" \
-    "${#sorted[@]}" "$(calc 'a / b' "${MEDIAN[$kind]}" "${MEDIAN[bare-2]}")"
+  printf '%-38s %8s %8s %8s %9s %10s\n' "${LABEL[$kind]}" "$(fixed 3 "${MEDIAN[$kind]}")" \
+    "$(fixed 3 "${sorted[0]}")" "$(fixed 3 "${sorted[-1]}")" "${#sorted[@]}" \
+    "$(fixed 3 "$(calc 'a / b' "${MEDIAN[$kind]}" "${MEDIAN[bare-2]}")")"
 done
-off=$(calc 'a / b' "${MEDIAN[off]}" "${MEDIAN[bare-2]}")
-on=$(calc 'a / b' "${MEDIAN[on]}" "${MEDIAN[bare-2]}")
-cost=$(calc '(1 - b / a) * 100' "${MEDIAN[off]}" "${MEDIAN[on]}")
-echo "the stages' cost: $cost% more CPU per request with --stages on than off (from the two medians)"
+serve=$(calc 'a / b' "${MEDIAN[serve]}" "${MEDIAN[bare-2]}")
+stages=$(calc 'a / b' "${MEDIAN[stages]}" "${MEDIAN[bare-2]}")
+watch_cost=$(calc '(1 - b / a) * 100' "${MEDIAN[unwatched]}" "${MEDIAN[serve]}")
+stages_cost=$(calc '(1 - b / a) * 100' "${MEDIAN[serve]}" "${MEDIAN[stages]}")
+echo "the pin watch's cost: $(fixed 1 "$watch_cost")% more CPU per request than with --pin-watch off (from the medians)"
+echo "the stages' cost: $(fixed 1 "$stages_cost")% more CPU per request with --stages on than without (from the medians)"
 
 echo
 verdict "the method's error is small: a second bare Helidon within 0.95-1.05 of the first" \
   "$(truth holds "(${MEDIAN[bare-2]} >= 0.95) && (${MEDIAN[bare-2]} <= 1.05)" '==' 1)"
 verdict "serve (default) does >= 0.95 x bare Helidon's /books throughput per CPU (corrected)" \
-  "$(truth holds "$off" '>=' 0.95)"
+  "$(truth holds "$serve" '>=' 0.95)"
 verdict "serve --stages on does >= 0.95 x bare Helidon's /books throughput per CPU (corrected)" \
-  "$(truth holds "$on" '>=' 0.95)"
+  "$(truth holds "$stages" '>=' 0.95)"
 verdict "the stages cost < 2% of /books throughput (the bar for recording them by default)" \
-  "$(truth holds "$cost" '<' 2)"
+  "$(truth holds "$stages_cost" '<' 2)"
