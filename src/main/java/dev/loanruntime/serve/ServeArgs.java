@@ -112,7 +112,7 @@ public final class ServeArgs {
     @Option(names = "--pin-watch", defaultValue = ServeOptions.DEFAULT_PIN_WATCH, paramLabel = "on|off",
             converter = RecordingConverter.class,
             description = "Watch for virtual threads pinned to their carriers and count them in /runtime and "
-                    + "/observe/metrics; the JFR recording it runs costs 2-3%% of /books' CPU per request on one core "
+                    + "/observe/metrics; the JFR recording it runs costs 2-4%% of /books' CPU per request on one core "
                     + "(default: ${DEFAULT-VALUE}).")
     Recording pinWatch;
 

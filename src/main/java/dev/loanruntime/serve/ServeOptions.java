@@ -48,7 +48,7 @@ public final class ServeOptions {
     public static final String DEFAULT_STAGES = "off";
     /**
      * {@code --pin-watch}: on, so that a pinned carrier shows in /runtime without asking; the JFR recording it runs
-     * costs 2-3% of /books' CPU per request on one core, as any running recording does.
+     * costs 2-4% of /books' CPU per request on one core, as any running recording does.
      */
     public static final String DEFAULT_PIN_WATCH = "on";
     /** {@code --log-pinned}: off, because a server that pins by design would log a line per request. */
