@@ -80,7 +80,7 @@ class CommandLineTest {
         assertThat(r.code(), is(0));
         for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
                 "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "--log-pinned",
-                "--pin-watch", "--log-slow-requests", "--drain-delay", "--store-replicas", "LOAN_"}) {
+                "--pin-watch=on|off", "--log-slow-requests", "--drain-delay", "--store-replicas", "LOAN_"}) {
             assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
         }
     }

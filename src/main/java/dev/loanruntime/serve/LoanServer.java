@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import java.util.function.UnaryOperator;
 
 import io.helidon.config.Config;
@@ -233,10 +234,16 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.crypto.running", () -> pool.derivations().running());
         gauge("loan.crypto.queued", pool::queued);
         gauge("loan.counter", this::loansOrNaN);
-        gauge("loan.pinned.events", () -> Pinning.snapshot().events());
-        gauge("loan.pinned.longest.ms", () -> Pinning.snapshot().longestMs());
+        gauge("loan.pinned.events", () -> pinned(Pinning.Snapshot::events));
+        gauge("loan.pinned.longest.ms", () -> pinned(Pinning.Snapshot::longestMs));
         gauges.add(registry.getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
                 .description("requests handled (Helidon's requests.count is not kept: see MetricsEndpoint)")));
+    }
+
+    /** A figure of the pin watch, or NaN while none runs (--pin-watch off): not watching is not "nothing pinned". */
+    private static double pinned(ToDoubleFunction<Pinning.Snapshot> figure) {
+        Pinning.Snapshot pins = Pinning.snapshot();
+        return pins.watching() ? figure.applyAsDouble(pins) : Double.NaN;
     }
 
     private double loansOrNaN() {

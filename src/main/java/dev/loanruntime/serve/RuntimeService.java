@@ -70,7 +70,7 @@ public final class RuntimeService implements HttpService {
      * that derives, {@code scryptDefault} the one {@code --scrypt} gives when unset; {@code scryptWorkspaces} and
      * {@code scryptWorkspaceBytes} are the working buffers the derivation permits keep ({@code reuse} only);
      * {@code pinned} counts the virtual threads that parked while pinned to their carrier, since {@code serve} began
-     * watching ({@code watching} is false in a server started without {@code serve}).
+     * watching ({@code watching} is false with {@code --pin-watch off}, and in a server started without {@code serve}).
      */
     public record Report(long pid,
                          int workerId,

@@ -118,9 +118,9 @@ public final class ServeArgs {
 
     @Option(names = "--log-pinned", defaultValue = ServeOptions.DEFAULT_LOG_PINNED, paramLabel = "off|DURATION",
             converter = LogThresholdConverter.class,
-            description = "Log one line, with the top of the stack, for each virtual thread that stays pinned to its "
-                    + "carrier at least this long, e.g. 20ms, with --pin-watch on; pins are counted in /runtime either way "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "With --pin-watch on: log one line, with the top of the stack, for each virtual thread "
+                    + "that stays pinned to its carrier at least this long, e.g. 20ms; the watch counts the pins "
+                    + "whether or not they are logged (default: ${DEFAULT-VALUE}).")
     LogThreshold logPinned;
 
     @Option(names = "--log-slow-requests", defaultValue = ServeOptions.DEFAULT_LOG_SLOW_REQUESTS,

@@ -13,6 +13,7 @@ import picocli.CommandLine;
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.stages.Recording;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -78,6 +79,17 @@ class ServeOptionsTest {
                         () -> parse("--store-replicas", "1")).getMessage(),
                 is("Invalid value for option '--store-replicas': expected 0 with --store local (only a Redis store "
                         + "has replicas) but was '1'"));
+    }
+
+    @Test
+    void thePinWatchIsOnUnlessTurnedOffAndLoggingPinsNeedsIt() {
+        assertThat(parse().pinWatch(), is(Recording.ON));
+        assertThat(parse("--pin-watch", "off").pinWatch(), is(Recording.OFF));
+        assertThat(parse("--pin-watch", "off").asWorker(1).pinWatch(), is(Recording.OFF));
+        assertThat(assertThrows(CommandLine.ParameterException.class,
+                        () -> parse("--pin-watch", "off", "--log-pinned", "20ms")).getMessage(),
+                is("Invalid value for option '--log-pinned': expected off unless --pin-watch on (its lines are the "
+                        + "pins it sees) but was '20ms'"));
     }
 
     private static ServeOptions parse(String... line) {
