@@ -33,6 +33,10 @@ for name in ROUNDS PAIRS RUN_S WARM_S; do
     exit 2
   fi
 done
+if [ "$WARM_S" -lt 2 ]; then
+  echo "12-stage-cost.sh: WARM_S must be at least 2 (two warm-up runs of WARM_S / 2 s), was '$WARM_S'" >&2
+  exit 2
+fi
 require_tools wrk taskset
 if [ "$(nproc)" -lt 2 ]; then
   echo "12-stage-cost.sh: needs 2 CPUs (servers on CPU 0, clients on CPU 1), this machine has $(nproc)" >&2
@@ -91,14 +95,15 @@ for round in $(seq "$ROUNDS"); do
   start_all "$round"
   for kind in bare "${KINDS[@]}"; do
     for half in 1 2; do
-      client "$round-warm-$kind-$half" "$kind" $((WARM_S / 2))
+      client "$round-warm$half-$kind" "$kind" $((WARM_S / 2))
       wait_pid "$BG_PID" || true
     done
   done
   for pair in $(seq "$PAIRS"); do
-    # The order rotates, so that no kind always runs first after the warm-up or last before the end.
+    # The order rotates with the pair and the round, so that no kind always runs first after the warm-up or last
+    # before the servers stop.
     for k in $(seq 0 $((${#KINDS[@]} - 1))); do
-      kind=${KINDS[$(((pair + k) % ${#KINDS[@]}))]}
+      kind=${KINDS[$(((round + pair + k) % ${#KINDS[@]}))]}
       base_before=$(cpu_ticks "${PID[bare]}"); kind_before=$(cpu_ticks "${PID[$kind]}")
       client "$round-$pair-$kind-bare" bare "$RUN_S"; base_client=$BG_PID
       client "$round-$pair-$kind" "$kind" "$RUN_S"; kind_client=$BG_PID
@@ -153,8 +158,9 @@ for kind in "${KINDS[@]}"; do
 done
 serve=$(calc 'a / b' "${MEDIAN[serve]}" "${MEDIAN[bare-2]}")
 stages=$(calc 'a / b' "${MEDIAN[stages]}" "${MEDIAN[bare-2]}")
-watch_cost=$(calc '(1 - b / a) * 100' "${MEDIAN[unwatched]}" "${MEDIAN[serve]}")
-stages_cost=$(calc '(1 - b / a) * 100' "${MEDIAN[serve]}" "${MEDIAN[stages]}")
+# A kind's ratio is bare's CPU per request over its own, so a / b - 1 is how much more CPU per request b takes than a.
+watch_cost=$(calc '(a / b - 1) * 100' "${MEDIAN[unwatched]}" "${MEDIAN[serve]}")
+stages_cost=$(calc '(a / b - 1) * 100' "${MEDIAN[serve]}" "${MEDIAN[stages]}")
 echo "the pin watch's cost: $(fixed 1 "$watch_cost")% more CPU per request than with --pin-watch off (from the medians)"
 echo "the stages' cost: $(fixed 1 "$stages_cost")% more CPU per request with --stages on than without (from the medians)"
 
