@@ -57,16 +57,16 @@ LABEL[stages]="serve --stages on"
 
 # start_all ROUND: starts every server afresh on CPU 0, logs named after ROUND.
 start_all() {
-  start_peer bare "$OUT/$1-bare.server.log" --cpu 0
-  URL[bare]=$SERVER_URL; PID[bare]=$SERVER_PID
-  start_peer bare "$OUT/$1-bare-2.server.log" --cpu 0
-  URL[bare-2]=$SERVER_URL; PID[bare-2]=$SERVER_PID
-  start_server "$OUT/$1-unwatched.server.log" --cpu 0 --pin-watch off
-  URL[unwatched]=$SERVER_URL; PID[unwatched]=$SERVER_PID
-  start_server "$OUT/$1-serve.server.log" --cpu 0
-  URL[serve]=$SERVER_URL; PID[serve]=$SERVER_PID
-  start_server "$OUT/$1-stages.server.log" --cpu 0 --stages on
-  URL[stages]=$SERVER_URL; PID[stages]=$SERVER_PID
+  start_peer bare "$OUT/$1-bare.server.log" --cpu 0; keep bare
+  start_peer bare "$OUT/$1-bare-2.server.log" --cpu 0; keep bare-2
+  start_server "$OUT/$1-unwatched.server.log" --cpu 0 --pin-watch off; keep unwatched
+  start_server "$OUT/$1-serve.server.log" --cpu 0; keep serve
+  start_server "$OUT/$1-stages.server.log" --cpu 0 --stages on; keep stages
+}
+
+# keep KIND: the server just started is KIND's.
+keep() {
+  URL[$1]=$SERVER_URL; PID[$1]=$SERVER_PID
 }
 
 # client NAME KIND SECONDS: wrk on CPU 1 against KIND's /books in the background, output to $OUT/NAME.wrk; sets
@@ -85,7 +85,7 @@ requests() {
   if [ "$(wrk_errors "$1")" != "" ]; then
     echo -
   else
-    awk '/ requests in / { print $1; f = 1 } END { if (!f) print "-" }' "$1"
+    wrk_requests "$1"
   fi
 }
 

@@ -7,6 +7,11 @@ wrk_rate() {
   awk '/^Requests\/sec:/ { print $2; f = 1 } END { if (!f) print "-" }' "$1"
 }
 
+# wrk_requests FILE: how many requests the run completed ("N requests in ...").
+wrk_requests() {
+  awk '/ requests in / { print $1; f = 1 } END { if (!f) print "-" }' "$1"
+}
+
 # wrk_ms FILE 50%|75%|90%|99%|max: a latency in ms with 2 decimals: a percentile of the --latency distribution, or
 # the largest latency (the "Latency" line of the thread statistics). wrk prints 850.00us, 12.34ms, 1.20s or 1.01m.
 wrk_ms() {
