@@ -103,6 +103,7 @@ if [ -z "${_LOAN_LIB_LOADED:-}" ]; then
   source experiments/lib/numbers.sh
   source experiments/lib/wrk.sh
   source experiments/lib/report.sh
+  source experiments/lib/record.sh
   trap _run_cleanup EXIT
   trap 'exit 129' HUP
   trap 'exit 130' INT

@@ -51,3 +51,13 @@ field() {
 json_get() {
   jq -r "($2) // \"-\"" "$1" 2>/dev/null || echo -
 }
+
+# probe_rounds FILE: one line per round of a `probe --json` FILE: the round's heavy request(s) (the slowest, in s),
+# the median and the maximum of its light requests (s), and median light / heavy.
+probe_rounds() {
+  jq -r '.rounds[] | [.requests[] | select(.kind == "heavy") | .durationMs] as $h
+    | [.requests[] | select(.kind == "light") | .durationMs] | sort as $l
+    | ($l | if length % 2 == 1 then .[(length - 1) / 2] else (.[length / 2 - 1] + .[length / 2]) / 2 end) as $m
+    | ($h | max) as $hv
+    | "\($hv / 1000) \($m / 1000) \($l | max / 1000) \($m / $hv)"' "$1"
+}

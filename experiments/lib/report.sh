@@ -1,26 +1,38 @@
 # shellcheck shell=bash
-# What every experiment prints: the run header first, one "verdict:" line per claim last. Part of experiments/lib
-# (source init.sh).
+# What every experiment prints: the run header first, one "verdict:" line per claim last (verdict and verdict_on
+# are in record.sh, since they also go into the record). Part of experiments/lib (source init.sh).
 
-# begin_experiment NAME: the start of an experiment: sets OUT=experiments/results/NAME and empties it (results of an
-# earlier run would mix with this one's), builds the jar when needed (build_once) and prints the run header.
+# begin_experiment NAME QUESTION: the start of an experiment: sets OUT=experiments/results/NAME and empties it
+# (results of an earlier run would mix with this one's), builds the jar when needed (build_once), prints the run
+# header and starts the run's record (record.sh; QUESTION is what the experiment asks, in a line). Call run_mode
+# "$@" before it, and end_experiment at the end.
 begin_experiment() {
   if [[ ! $1 =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]]; then
     echo "begin_experiment: '$1' is not a name for a results directory" >&2
     exit 2
   fi
+  require_tools jq
   OUT=experiments/results/$1
   rm -rf "$OUT"
   mkdir -p "$OUT"
   build_once
   print_header "$1"
+  _record_start "$1" "${2:-}"
+  local idle
+  idle=$(jq -r .cpuIdleBeforePercent "$OUT/.record/start.json")
+  if [ "$idle" -lt 90 ]; then
+    echo "busy:    the CPUs were only $idle% idle over the second before this run: other work slows every number"
+  fi
+  if [ "$RUN_MODE" = short ]; then
+    echo "mode:    --short: fewer rounds and shorter runs; the figures are noisier and the verdicts only indicative"
+  fi
 }
 
 # print_header NAME: the run header: what ran, when, at which commit, on which machine under which load, with which
 # java, and where its output goes (OUT). Every recorded output starts with it.
 print_header() {
   local dirty=""
-  git diff --quiet HEAD -- src pom.xml experiments 2>/dev/null || dirty=" (with uncommitted changes)"
+  [ "$(_code_dirty)" = false ] || dirty=" (with uncommitted changes)"
   echo "== $1 =="
   echo "date:    $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit:  $(git rev-parse --short HEAD 2>/dev/null || echo ?)$dirty"
@@ -43,12 +55,6 @@ require_tools() {
       exit 1
     fi
   done
-}
-
-# verdict CLAIM RESULT: one line, "verdict: CLAIM RESULT", the claim padded so that the results align. RESULT is true
-# or false (truth makes one from a test), or what stood in the way ("not measured: ...").
-verdict() {
-  printf 'verdict: %-88s %s\n' "$1" "$2"
 }
 
 # truth CMD [ARG...]: prints true when CMD succeeds, else false. E.g. verdict "..." "$(truth holds "$a" '<' "$b")"

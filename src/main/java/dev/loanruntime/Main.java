@@ -13,6 +13,7 @@ import dev.loanruntime.measure.ChartCommand;
 import dev.loanruntime.measure.DeriveCommand;
 import dev.loanruntime.measure.LoadCommand;
 import dev.loanruntime.measure.ProbeCommand;
+import dev.loanruntime.report.DocsCommand;
 import dev.loanruntime.serve.PrimaryWatch;
 import dev.loanruntime.serve.ServeCommand;
 
@@ -26,7 +27,7 @@ import dev.loanruntime.serve.ServeCommand;
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
                  + "Without a subcommand, runs 'serve'.",
          subcommands = {ServeCommand.class, ClusterCommand.class, ProbeCommand.class, LoadCommand.class,
-                 ChartCommand.class, DeriveCommand.class, CommandLine.HelpCommand.class})
+                 ChartCommand.class, DeriveCommand.class, DocsCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 

@@ -16,7 +16,7 @@ import picocli.CommandLine;
  */
 public final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
     /** The commands that start no server, and so do not take the server's settings ({@code loan.*}). */
-    private static final Set<String> MEASUREMENT_COMMANDS = Set.of("probe", "load", "derive", "chart");
+    private static final Set<String> MEASUREMENT_COMMANDS = Set.of("probe", "load", "derive", "chart", "docs");
     private final Map<String, String> env;
     private final Config config;
 

@@ -1,0 +1,136 @@
+package dev.loanruntime.report;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Markdown from records: the tables, verdicts, figures, charts and the index that the docs' generated blocks hold.
+ * Every block ends with the run it comes from (commit, date, machine) and links to its record, relative to the doc.
+ */
+final class Render {
+    private static final Pattern NUMERIC = Pattern.compile("-|-?[0-9][0-9.,]*(%|x| ?[a-zA-Z/]{1,6})?");
+
+    private final Path docDir;
+
+    /** @param docDir the directory of the doc the Markdown goes into, relative to the project root ("" for it) */
+    Render(Path docDir) {
+        this.docDir = docDir;
+    }
+
+    /** A link from the doc to {@code path} (relative to the project root). */
+    String link(String path) {
+        return docDir.relativize(Path.of(path)).toString().replace('\\', '/');
+    }
+
+    /** The line naming the run: commit, date, mode, machine, how idle it was, and the record's files. */
+    String run(RunRecord r) {
+        String dir = "docs/results/" + r.name() + "/";
+        int idle = r.idleBeforePercent();
+        return "Recorded on commit " + r.shortCommit() + (r.dirty() ? " with uncommitted changes" : "") + ", "
+                + r.date() + ", " + ("short".equals(r.mode()) ? "a short run" : "a full run") + ", on "
+                + r.machine() + (idle >= 0 && idle < 90 ? " (CPUs only " + idle + "% idle at the start)" : "")
+                + ": [record](" + link(dir + "record.json") + "), [output](" + link(dir + "output.txt") + ").";
+    }
+
+    String table(RunRecord r, RunRecord.Table t) {
+        List<String> lines = markdownTable(t.columns(), t.rows());
+        lines.add("");
+        lines.add(sentence(t.title()) + " " + run(r));
+        return String.join("\n", lines);
+    }
+
+    String verdicts(RunRecord r) {
+        List<List<String>> rows = new ArrayList<>();
+        for (RunRecord.Verdict v : r.verdicts()) {
+            String result = switch (v.result()) {
+                case "true", "false" -> "**" + v.result() + "** (" + v.basis() + ")";
+                default -> v.result() + " (" + v.basis() + ")";
+            };
+            rows.add(List.of(v.claim(), "`" + v.goal() + "`", result));
+        }
+        List<String> lines = markdownTable(List.of("claim", "goal", "result"), rows);
+        lines.add("");
+        lines.add("Verdicts of " + r.name() + ". " + run(r));
+        return String.join("\n", lines);
+    }
+
+    /** The figures whose key matches the glob: label, median, min, max, and every round. */
+    String figures(RunRecord r, String glob) {
+        Pattern keys = Pattern.compile(glob.replace(".", "\\.").replace("*", ".*"));
+        List<List<String>> rows = new ArrayList<>();
+        for (RunRecord.Figure f : r.figures()) {
+            if (keys.matcher(f.key()).matches()) {
+                String unit = f.unit().isEmpty() ? "" : " " + f.unit();
+                rows.add(List.of(f.label().isEmpty() ? f.key() : f.label(), number(f.median()) + unit,
+                        number(f.min()), number(f.max()),
+                        String.join(", ", f.rounds().stream().map(Render::number).toList())));
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("no figure of " + r.name() + " matches '" + glob + "'");
+        }
+        List<String> lines = markdownTable(List.of("figure", "median", "min", "max", "rounds"), rows);
+        lines.add("");
+        lines.add(run(r));
+        return String.join("\n", lines);
+    }
+
+    String chart(RunRecord r, String file, String alt) {
+        return "![" + alt + "](" + link("docs/results/" + r.name() + "/" + file) + ")\n\n" + run(r);
+    }
+
+    /** One row per record: the experiment's script, its question, its verdicts, its run. */
+    String index(List<RunRecord> records, Function<RunRecord, String> script) {
+        List<List<String>> rows = new ArrayList<>();
+        for (RunRecord r : records) {
+            long held = r.verdicts().stream().filter(v -> v.result().equals("true")).count();
+            String verdicts = held + " of " + r.verdicts().size() + " true";
+            rows.add(List.of("[" + r.name() + "](" + link(script.apply(r)) + ")", r.question(), verdicts,
+                    "[" + r.date().substring(0, 10) + ", " + r.shortCommit()
+                            + ("short".equals(r.mode()) ? ", short" : "") + "](" + link("docs/results/" + r.name())
+                            + "/)"));
+        }
+        return String.join("\n", markdownTable(List.of("experiment", "what it asks", "verdicts", "record"), rows));
+    }
+
+    /** A figure as the docs show it: 0 decimals from 100 up, 2 from 1 up, else 3; "-" for none. */
+    static String number(Double v) {
+        if (v == null) {
+            return "-";
+        }
+        double a = Math.abs(v);
+        String format = a >= 100 ? "%.0f" : a >= 1 ? "%.2f" : "%.3f";
+        return String.format(Locale.ROOT, format, v);
+    }
+
+    private static List<String> markdownTable(List<String> columns, List<List<String>> rows) {
+        List<String> lines = new ArrayList<>();
+        lines.add(row(columns));
+        List<String> rule = new ArrayList<>();
+        for (int c = 0; c < columns.size(); c++) {
+            final int col = c;
+            boolean numeric = !rows.isEmpty() && rows.stream()
+                    .allMatch(r -> col >= r.size() || NUMERIC.matcher(r.get(col)).matches());
+            rule.add(numeric ? "---:" : "---");
+        }
+        lines.add(row(rule));
+        rows.forEach(r -> lines.add(row(r)));
+        return lines;
+    }
+
+    private static String row(List<String> cells) {
+        return "| " + String.join(" | ", cells.stream().map(c -> c.replace("|", "\\|")).toList()) + " |";
+    }
+
+    private static String sentence(String title) {
+        if (title.isEmpty()) {
+            return "";
+        }
+        String s = Character.toUpperCase(title.charAt(0)) + title.substring(1);
+        return s.endsWith(".") ? s : s + ".";
+    }
+}

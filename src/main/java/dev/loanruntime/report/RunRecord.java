@@ -1,0 +1,146 @@
+package dev.loanruntime.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * One experiment's record, {@code docs/results/NAME/record.json}, as experiments/lib/record.sh writes it: the run
+ * (commit, date, mode, machine, tools, load), its figures, tables and verdicts. Read-only.
+ *
+ * @param name the experiment, e.g. {@code 01-blocking-vs-pooled} (the record's directory)
+ * @param dir  the record's directory
+ * @param json the whole record
+ */
+record RunRecord(String name, Path dir, JsonNode json) {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /** A table as the experiment printed it: every cell a string. */
+    record Table(String name, String title, List<String> columns, List<List<String>> rows) {
+    }
+
+    /** A claim, its goal, its result ({@code true}, {@code false} or why it was not measured) and its basis. */
+    record Verdict(String claim, String goal, String result, String basis) {
+    }
+
+    /** A figure: its rounds (null where a round measured nothing), their median, min and max (null when none). */
+    record Figure(String key, String label, String unit, List<Double> rounds, Double median, Double min, Double max) {
+    }
+
+    /** Reads {@code dir/record.json}. */
+    static RunRecord read(Path dir) {
+        try {
+            return new RunRecord(dir.getFileName().toString(), dir, MAPPER.readTree(dir.resolve("record.json").toFile()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the record in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Every record under {@code results} (each directory holding a record.json), sorted by name. */
+    static List<RunRecord> readAll(Path results) {
+        if (!Files.isDirectory(results)) {
+            return List.of();
+        }
+        try (var dirs = Files.list(results)) {
+            return dirs.filter(d -> Files.isRegularFile(d.resolve("record.json"))).sorted().map(RunRecord::read).toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String commit() {
+        return json.path("commit").asText();
+    }
+
+    String shortCommit() {
+        return commit().length() > 7 ? commit().substring(0, 7) : commit();
+    }
+
+    boolean dirty() {
+        return json.path("dirty").asBoolean(true);
+    }
+
+    String question() {
+        return json.path("question").asText();
+    }
+
+    String mode() {
+        return json.path("mode").asText("full");
+    }
+
+    /** The start of the run, {@code 2026-12-02 14:14 UTC}. */
+    String date() {
+        String iso = json.path("date").asText();
+        return iso.length() >= 16 ? iso.substring(0, 10) + " " + iso.substring(11, 16) + " UTC" : iso;
+    }
+
+    /** The machine in a few words: {@code 2 CPUs (x86_64, virtual machine), Temurin-25.0.3+9}. */
+    String machine() {
+        JsonNode m = json.path("machine");
+        String java = json.path("tools").path("java").asText("?")
+                .replaceFirst("^OpenJDK Runtime Environment ", "").replaceFirst(" \\(build.*$", "");
+        return m.path("cpus").asInt() + " CPUs (" + m.path("arch").asText()
+                + (m.path("virtualMachine").asBoolean() ? ", virtual machine" : "") + "), " + java;
+    }
+
+    int idleBeforePercent() {
+        return json.path("cpuIdleBeforePercent").asInt(-1);
+    }
+
+    Optional<Table> table(String tableName) {
+        for (JsonNode t : json.path("tables")) {
+            if (t.path("name").asText().equals(tableName)) {
+                return Optional.of(new Table(tableName, t.path("title").asText(), strings(t.path("columns")),
+                        listOfRows(t.path("rows"))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    List<Verdict> verdicts() {
+        List<Verdict> verdicts = new ArrayList<>();
+        for (JsonNode v : json.path("verdicts")) {
+            verdicts.add(new Verdict(v.path("claim").asText(), v.path("goal").asText(), v.path("result").asText(),
+                    v.path("basis").asText()));
+        }
+        return verdicts;
+    }
+
+    List<Figure> figures() {
+        List<Figure> figures = new ArrayList<>();
+        for (JsonNode f : json.path("figures")) {
+            List<Double> rounds = new ArrayList<>();
+            f.path("rounds").forEach(r -> rounds.add(r.isNumber() ? r.asDouble() : null));
+            figures.add(new Figure(f.path("key").asText(), f.path("label").asText(), f.path("unit").asText(), rounds,
+                    number(f.path("median")), number(f.path("min")), number(f.path("max"))));
+        }
+        return figures;
+    }
+
+    List<String> charts() {
+        return strings(json.path("charts"));
+    }
+
+    private static Double number(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : null;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> values = new ArrayList<>();
+        array.forEach(v -> values.add(v.asText()));
+        return values;
+    }
+
+    private static List<List<String>> listOfRows(JsonNode rows) {
+        List<List<String>> values = new ArrayList<>();
+        rows.forEach(r -> values.add(strings(r)));
+        return values;
+    }
+}

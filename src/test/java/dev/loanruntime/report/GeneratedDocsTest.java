@@ -1,0 +1,158 @@
+package dev.loanruntime.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+
+import dev.loanruntime.Main;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The docs quote the record: every generated block in README.md, docs/*.md and experiments/README.md is what the
+ * records in docs/results/ make of it, and a doc names no run (commit) that made no record. The first test holds the
+ * repository to that; the others show what it catches, on a small project of their own.
+ */
+class GeneratedDocsTest {
+    private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
+
+    @TempDir
+    Path root;
+
+    @Test
+    void theRepositorysDocsMatchItsRecords() {
+        GeneratedDocs docs = new GeneratedDocs(Path.of(""));
+        assertThat("what `java -jar target/loan-runtime.jar docs --check` reports", docs.problems(), empty());
+    }
+
+    @Test
+    void everyRepositoryBlockIsCheckedAgainstAChangedDigit() {
+        // The repository's own blocks, each with its first digit changed: the check must see every one.
+        GeneratedDocs docs = new GeneratedDocs(Path.of(""));
+        int blocks = 0;
+        for (Path doc : docs.docs()) {
+            String text = docs.read(doc);
+            Matcher m = GeneratedDocs.BLOCK.matcher(text);
+            while (m.find()) {
+                int digit = firstDigit(text, m.start(2), m.end(2));
+                if (digit < 0) {
+                    continue;
+                }
+                String edited = text.substring(0, digit) + (text.charAt(digit) == '9' ? '8' : '9')
+                        + text.substring(digit + 1);
+                assertThat(doc + " at " + digit, docs.regenerate(doc, edited), not(edited));
+                blocks++;
+            }
+        }
+        assertThat("blocks with a digit in the repository's docs", blocks, not(0));
+    }
+
+    @BeforeEach
+    void aProjectWithOneRecord() throws IOException {
+        Path results = Files.createDirectories(root.resolve("docs/results/01-demo"));
+        Files.writeString(results.resolve("record.json"), """
+                {"experiment": "01-demo", "question": "Does it wait?", "mode": "full", "commit": "%s",
+                 "dirty": false, "date": "2026-12-02T14:14:44Z", "cpuIdleBeforePercent": 97,
+                 "machine": {"cpus": 2, "arch": "x86_64", "virtualMachine": true},
+                 "tools": {"java": "OpenJDK Runtime Environment Temurin-25.0.3+9 (build 25.0.3+9-LTS)"},
+                 "figures": [{"key": "ratio.one", "label": "light/heavy", "unit": "", "rounds": [0.96, 0.95, null],
+                              "median": 0.955, "min": 0.95, "max": 0.96}],
+                 "tables": [{"name": "models", "title": "medians over 3 rounds", "columns": ["model", "light/heavy"],
+                             "rows": [["one carrier", "0.9571"], ["pooled", "0.0099"]]}],
+                 "verdicts": [{"claim": "it waits", "goal": "median of ratio.one >= 0.8", "result": "true",
+                               "basis": "median of 3 rounds; held in 2 of 3"}],
+                 "charts": ["timeline.png"]}
+                """.formatted(COMMIT));
+        Files.createDirectories(root.resolve("experiments"));
+        Files.writeString(root.resolve("README.md"), """
+                # demo
+                <!-- generated: 01-demo table models -->
+                <!-- /generated -->
+                Verdicts:
+                <!-- generated: 01-demo verdicts -->
+                stale
+                <!-- /generated -->
+                """);
+        Files.writeString(root.resolve("docs/demo.md"), """
+                <!-- generated: 01-demo figures ratio.* -->
+                <!-- /generated -->
+                <!-- generated: index -->
+                <!-- /generated -->
+                """);
+        assertThat("docs --root " + root, Main.run("docs", "--root", root.toString()), is(0));
+    }
+
+    @Test
+    void blocksAreRenderedFromTheRecordWithTheirRun() throws IOException {
+        String readme = Files.readString(root.resolve("README.md"));
+        assertThat(readme, containsString("| model | light/heavy |\n| --- | ---: |\n| one carrier | 0.9571 |"));
+        assertThat(readme, containsString("Medians over 3 rounds. Recorded on commit 0123456, 2026-12-02 14:14 UTC, a full"
+                + " run, on 2 CPUs (x86_64, virtual machine), Temurin-25.0.3+9: [record](docs/results/01-demo/record.json)"));
+        assertThat(readme, containsString("| it waits | `median of ratio.one >= 0.8` | **true** (median of 3 rounds;"
+                + " held in 2 of 3) |"));
+        String demo = Files.readString(root.resolve("docs/demo.md"));
+        assertThat("links are relative to the doc", demo, containsString("[record](results/01-demo/record.json)"));
+        assertThat(demo, containsString("| light/heavy | 0.955 | 0.950 | 0.960 | 0.960, 0.950, - |"));
+        assertThat(demo, containsString("| [01-demo](../experiments/01-demo.sh) | Does it wait? | 1 of 1 true |"));
+        assertThat(new GeneratedDocs(root).problems(), empty());
+    }
+
+    @Test
+    void aDigitEditedByHandIsFound() throws IOException {
+        Path readme = root.resolve("README.md");
+        Files.writeString(readme, Files.readString(readme).replace("| 0.9571 |", "| 0.9572 |"));
+        List<String> problems = new GeneratedDocs(root).problems();
+        assertThat(problems, hasSize(1));
+        assertThat(problems.get(0), containsString("README.md: a generated block differs from the record (line 5:"
+                + " '| one carrier | 0.9572 |', the record makes '| one carrier | 0.9571 |')"));
+    }
+
+    @Test
+    void aCommitThatMadeNoRecordIsFound() throws IOException {
+        Files.writeString(root.resolve("docs/old.md"), "Measured on commit 89abcde, long ago; and on commit 0123456.\n");
+        assertThat(new GeneratedDocs(root).problems(),
+                contains("docs/old.md: names commit 89abcde, which made no record in docs/results"));
+    }
+
+    @Test
+    void aRecordMadeWithUncommittedCodeIsRefused() throws IOException {
+        Path record = root.resolve("docs/results/01-demo/record.json");
+        Files.writeString(record, Files.readString(record).replace("\"dirty\": false", "\"dirty\": true"));
+        assertThat(new GeneratedDocs(root).problems(),
+                hasItem("docs/results/01-demo: recorded with uncommitted changes to the code"));
+    }
+
+    @Test
+    void aBlockNamingWhatTheRecordLacksIsNamed() throws IOException {
+        GeneratedDocs docs = new GeneratedDocs(root);
+        var e = assertThrows(IllegalArgumentException.class, () -> docs.regenerate(Path.of("docs/x.md"),
+                "<!-- generated: 01-demo table nothing -->\n<!-- /generated -->\n"));
+        assertThat(e.getMessage(), containsString("docs/x.md: <!-- generated: 01-demo table nothing -->: 01-demo has no"
+                + " table 'nothing'"));
+        e = assertThrows(IllegalArgumentException.class, () -> docs.regenerate(Path.of("docs/x.md"),
+                "<!-- generated: 02-gone run -->\n<!-- /generated -->\n"));
+        assertThat(e.getMessage(), containsString("no record docs/results/02-gone/record.json"));
+    }
+
+    private static int firstDigit(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (Character.isDigit(text.charAt(i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}
