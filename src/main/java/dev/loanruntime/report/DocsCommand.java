@@ -21,6 +21,10 @@ public final class DocsCommand implements Callable<Integer> {
     @Option(names = "--check", description = "Change nothing; exit 1 and list each block that differs from its record.")
     boolean check;
 
+    @Option(names = "--print", description = "Change nothing; print every record's tables and verdicts as Markdown "
+            + "(e.g. for a CI job's summary).")
+    boolean print;
+
     @Option(names = "--root", defaultValue = ".", paramLabel = "DIR",
             description = "The project root (default: the current directory).")
     Path root;
@@ -32,6 +36,10 @@ public final class DocsCommand implements Callable<Integer> {
             return 2;
         }
         GeneratedDocs docs = new GeneratedDocs(root);
+        if (print) {
+            System.out.print(docs.summary());
+            return 0;
+        }
         if (check) {
             List<String> problems = docs.problems();
             problems.forEach(p -> System.out.println("docs: " + p));

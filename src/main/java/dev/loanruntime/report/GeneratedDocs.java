@@ -77,6 +77,20 @@ final class GeneratedDocs {
         return out.toString();
     }
 
+    /** Every record in Markdown: its question, run, tables and verdicts, for a reader without the docs at hand. */
+    String summary() {
+        Render render = new Render(Path.of(""));
+        StringBuilder out = new StringBuilder();
+        for (RunRecord r : records.values()) {
+            out.append("### ").append(r.name()).append(": ").append(r.question()).append("\n\n");
+            for (String table : r.tableNames()) {
+                out.append(render.table(r, r.table(table).orElseThrow())).append("\n\n");
+            }
+            out.append(render.verdicts(r)).append("\n\n");
+        }
+        return out.toString();
+    }
+
     /** Every problem with the docs as they stand: blocks that differ from what the records make, foreign commits. */
     List<String> problems() {
         List<String> problems = new ArrayList<>();

@@ -94,6 +94,12 @@ record RunRecord(String name, Path dir, JsonNode json) {
         return json.path("cpuIdleBeforePercent").asInt(-1);
     }
 
+    List<String> tableNames() {
+        List<String> names = new ArrayList<>();
+        json.path("tables").forEach(t -> names.add(t.path("name").asText()));
+        return names;
+    }
+
     Optional<Table> table(String tableName) {
         for (JsonNode t : json.path("tables")) {
             if (t.path("name").asText().equals(tableName)) {

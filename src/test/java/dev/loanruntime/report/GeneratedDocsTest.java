@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 
-import dev.loanruntime.Main;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -92,7 +92,7 @@ class GeneratedDocsTest {
                 <!-- generated: index -->
                 <!-- /generated -->
                 """);
-        assertThat("docs --root " + root, Main.run("docs", "--root", root.toString()), is(0));
+        assertThat("docs --root " + root, new CommandLine(new DocsCommand()).execute("--root", root.toString()), is(0));
     }
 
     @Test
@@ -108,6 +108,13 @@ class GeneratedDocsTest {
         assertThat(demo, containsString("| light/heavy | 0.955 | 0.950 | 0.960 | 0.960, 0.950, - |"));
         assertThat(demo, containsString("| [01-demo](../experiments/01-demo.sh) | Does it wait? | 1 of 1 true |"));
         assertThat(new GeneratedDocs(root).problems(), empty());
+    }
+
+    @Test
+    void theSummaryHoldsEveryRecordsTablesAndVerdicts() {
+        String summary = new GeneratedDocs(root).summary();
+        assertThat(summary, containsString("### 01-demo: Does it wait?\n\n| model | light/heavy |"));
+        assertThat(summary, containsString("| it waits | `median of ratio.one >= 0.8` | **true**"));
     }
 
     @Test
