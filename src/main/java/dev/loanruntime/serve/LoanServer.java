@@ -161,12 +161,13 @@ public final class LoanServer implements AutoCloseable {
     static LoanServer start(ServeOptions options, Config config, PasswordHasher hasher) {
         Carriers.Observation carriers = Carriers.verify(options.carriers());
         LoanServer loanServer = new LoanServer(options, config, carriers, hasher);
-        loanServer.server.start();
+        // Helidon returns instead of throwing, after logging why with a stack trace, which StartFailure keeps for
+        // this one line instead.
+        Optional<String> failure = StartFailure.during(loanServer.server::start);
         if (!loanServer.server.isRunning()) {
-            // Helidon logs why (e.g. the port is taken) and returns instead of throwing.
             loanServer.close();
             throw new IllegalStateException("cannot listen on " + options.host() + ":" + options.port()
-                    + " (the port is taken, or the address is not this machine's)");
+                    + failure.map(why -> ": " + why).orElse(" (the port is taken, or the address is not this machine's)"));
         }
         return loanServer;
     }
