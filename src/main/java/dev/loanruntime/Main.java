@@ -55,6 +55,11 @@ public final class Main implements Runnable {
                 .setErr(err)
                 .setDefaultValueProvider(new SettingsDefaults())
                 .setParameterExceptionHandler(UsageError::handle);
+        // A first word that is neither an option nor a command is a mistyped command, not an argument of serve.
+        if (args.length > 0 && !args[0].startsWith("-") && !cli.getSubcommands().containsKey(args[0])) {
+            return UsageError.handle(new CommandLine.ParameterException(cli,
+                    UsageError.unknownCommand(args[0], cli.getSubcommands().keySet())), args);
+        }
         return cli.execute(withDefaultSubcommand(cli, args));
     }
 

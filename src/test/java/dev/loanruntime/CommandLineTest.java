@@ -74,6 +74,26 @@ class CommandLineTest {
         assertThat(r.err(), r.err().contains("--carrier"));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "serv|unknown command 'serv' (did you mean serve?)",
+            "prob --url http://127.0.0.1:1|unknown command 'prob' (did you mean probe?)",
+            "clustre --workers 2|unknown command 'clustre' (did you mean cluster?)",
+            "lod|unknown command 'lod' (did you mean load?)",
+            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, help)"})
+    void aMistypedCommandExits2WithOneLineNamingItAndTheCommands(String line, String expected) {
+        Result r = run(line.split(" "));
+        assertThat(r.err(), r.code(), is(2));
+        assertThat(r.err().strip(), is(expected));
+    }
+
+    @Test
+    void optionsFirstStillMeanServe() {
+        Result r = run("--carriers", "1", "--help");
+        assertThat(r.err(), r.code(), is(0));
+        assertThat(r.out(), r.out().contains("--drain-delay"));
+    }
+
     @Test
     void helpListsEveryServeOptionAndExits0() {
         Result r = run("serve", "--help");
