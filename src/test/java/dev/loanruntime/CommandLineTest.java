@@ -2,6 +2,8 @@ package dev.loanruntime;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -102,6 +104,39 @@ class CommandLineTest {
                 "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "--log-pinned",
                 "--pin-watch=on|off", "--log-slow-requests", "--drain-delay", "--store-replicas", "LOAN_"}) {
             assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
+        }
+    }
+
+    @Test
+    void everyCommandPrintsTheVersionWithDashVAndVersion() {
+        String version = run("--version").out().strip();
+        assertThat(version, version.startsWith("loan-runtime ") && version.contains(" on Java "));
+        List<String> checked = new ArrayList<>();
+        printsVersion(new picocli.CommandLine(new Main()), List.of(), version, checked);
+        assertThat(checked.toString(), checked.containsAll(List.of("serve", "cluster", "probe", "load", "chart",
+                "chart timeline", "derive")));
+    }
+
+    /** Every subcommand of {@code command} (reached by {@code path}) that offers --version, at any depth. */
+    private static void printsVersion(picocli.CommandLine command, List<String> path, String version,
+                                      List<String> checked) {
+        for (var sub : command.getSubcommands().entrySet()) {
+            List<String> args = new ArrayList<>(path);
+            args.add(sub.getKey());
+            String name = String.join(" ", args);
+            if (sub.getValue().getCommandSpec().findOption("--version") == null) {
+                assertThat(name + " has no --version; only help may lack it", sub.getKey(), is("help"));
+                continue;
+            }
+            for (String option : new String[] {"-V", "--version"}) {
+                List<String> withOption = new ArrayList<>(args);
+                withOption.add(option);
+                Result r = run(withOption.toArray(String[]::new));
+                assertThat(name + " " + option + ": " + r.err(), r.code(), is(0));
+                assertThat(name + " " + option, r.out().strip(), is(version));
+            }
+            checked.add(name);
+            printsVersion(sub.getValue(), args, version, checked);
         }
     }
 
