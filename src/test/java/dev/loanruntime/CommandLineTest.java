@@ -141,6 +141,22 @@ class CommandLineTest {
     }
 
     @Test
+    void clusterHelpOffersItsOwnPortAndSaysZeroIsRefused() {
+        Result help = run("cluster", "--help");
+        assertThat(help.err(), help.code(), is(0));
+        String port = help.out().substring(help.out().indexOf("      --port=PORT"));
+        port = port.substring(0, port.indexOf("\n      --", 1)).replaceAll("\\s+", " ");
+        assertThat(port, port.contains("0 is refused"));
+        assertThat(port, port.contains("default: 8431"));
+        assertThat(port, !port.contains("any free port"));
+
+        Result zero = run("cluster", "--port", "0");
+        assertThat(zero.err(), zero.code(), is(2));
+        assertThat(zero.err(), zero.err().strip().lines().count(), is(1L));
+        assertThat(zero.err(), zero.err().contains("'--port'") && zero.err().contains("but was '0'"));
+    }
+
+    @Test
     void topLevelHelpNamesServe() {
         Result r = run("--help");
         assertThat(r.code(), is(0));
