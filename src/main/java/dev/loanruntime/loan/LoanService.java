@@ -1,6 +1,5 @@
 package dev.loanruntime.loan;
 
-import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -21,10 +20,8 @@ public final class LoanService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/loan", this::loanHandler)
-                .get("/status", this::statusHandler);
-        Routes.allowOnly(rules, "/loan", Method.GET);
-        Routes.allowOnly(rules, "/status", Method.GET);
+        Routes.get(rules, "/loan", this::loanHandler);
+        Routes.get(rules, "/status", this::statusHandler);
     }
 
     private void loanHandler(ServerRequest req, ServerResponse res) {

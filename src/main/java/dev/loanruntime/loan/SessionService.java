@@ -53,11 +53,10 @@ public final class SessionService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/member/login", this::loginHandler)
-                .get("/member/session", this::sessionHandler)
-                .post("/member/logout", this::logoutHandler);
+        rules.post("/member/login", this::loginHandler);
         Routes.allowOnly(rules, "/member/login", Method.POST);
-        Routes.allowOnly(rules, "/member/session", Method.GET);
+        Routes.get(rules, "/member/session", this::sessionHandler);
+        rules.post("/member/logout", this::logoutHandler);
         Routes.allowOnly(rules, "/member/logout", Method.POST);
     }
 
