@@ -2,6 +2,8 @@ package dev.loanruntime;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.helidon.config.Config;
 
@@ -21,6 +23,7 @@ import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.RawHttp;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.is;
 
 
@@ -111,8 +114,25 @@ abstract class RouteContract {
         assertThat(r.json().get("path").asText(), is(path));
     }
 
+    @Test
+    void rootListsTheServiceAndEveryRoute() {
+        Http.Response r = http.get("/");
+        assertThat(r.status(), is(200));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.json().get("service").asText(), is("loan-runtime"));
+        List<String> routes = new ArrayList<>();
+        for (JsonNode route : r.json().get("routes")) {
+            assertThat(route.toString(), route.get("description").asText().isBlank(), is(false));
+            routes.add(route.get("method").asText() + " " + route.get("path").asText());
+        }
+        assertThat(routes, containsInAnyOrder("GET /", "GET /books", "GET /loan", "GET /status",
+                "GET /member/verify-blocking", "GET /member/verify-pooled", "POST /member/login", "GET /member/session",
+                "POST /member/logout", "GET /catalog/lookup", "GET /runtime", "GET /observe/metrics",
+                "GET /observe/health"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/nope", "/books/1", "/member", "/member/verify"})
+    @ValueSource(strings = {"/nope", "/books/1", "/member", "/member/verify"})
     void unknownPathIs404Json(String path) {
         Http.Response r = http.get(path);
         assertThat(r.status(), is(404));
@@ -132,7 +152,7 @@ abstract class RouteContract {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/books", "/status", "/catalog/lookup?ms=1", "/catalog/lookup?ms=abc", "/member/session",
+    @ValueSource(strings = {"/", "/books", "/status", "/catalog/lookup?ms=1", "/catalog/lookup?ms=abc", "/member/session",
             "/observe/metrics?name=no.such.meter"})
     void headAnswersWithGetsStatusAndHeadersAndNoBody(String path) throws IOException {
         Http.Response get = http.get(path);

@@ -17,12 +17,20 @@ public final class Routes {
     /**
      * {@code GET path} answered by {@code handler}; {@code HEAD path} by the same handler, with GET's status and
      * headers and no body; any other method by 405 ({@link #allowOnly}). The HEAD route comes after the GET route,
-     * so a GET is matched as before.
+     * so a GET is matched as before. Listed with {@code description} when the rules are a {@link RouteIndex}.
      */
-    public static void get(HttpRules rules, String path, Handler handler) {
+    public static void get(HttpRules rules, String path, String description, Handler handler) {
         rules.get(path, handler)
                 .head(path, (req, res) -> handler.handle(req, HeadResponse.of(req, res)));
         allowOnly(rules, path, Method.GET, Method.HEAD);
+        RouteIndex.add(rules, new RouteIndex.Route(Method.GET.text(), path, description));
+    }
+
+    /** {@code POST path} answered by {@code handler}, any other method by 405; listed as {@link #get} is. */
+    public static void post(HttpRules rules, String path, String description, Handler handler) {
+        rules.post(path, handler);
+        allowOnly(rules, path, Method.POST);
+        RouteIndex.add(rules, new RouteIndex.Route(Method.POST.text(), path, description));
     }
 
     /**

@@ -20,7 +20,8 @@ public final class BooksService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        Routes.get(rules, "/books", this::booksHandler);
+        Routes.get(rules, "/books", "the cheap catalog line, the light request of every measurement",
+                this::booksHandler);
     }
 
     private void booksHandler(ServerRequest req, ServerResponse res) {

@@ -22,7 +22,8 @@ public final class CatalogService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        Routes.get(rules, "/catalog/lookup", this::lookupHandler);
+        Routes.get(rules, "/catalog/lookup", "waits ms=N milliseconds (0 to " + MAX_WAIT_MS + "), a stand-in for a "
+                + "remote call; inside=none|monitor|lock|native chooses where", this::lookupHandler);
     }
 
     private void lookupHandler(ServerRequest req, ServerResponse res) throws InterruptedException {

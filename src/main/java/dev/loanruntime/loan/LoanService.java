@@ -20,8 +20,9 @@ public final class LoanService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        Routes.get(rules, "/loan", this::loanHandler);
-        Routes.get(rules, "/status", this::statusHandler);
+        Routes.get(rules, "/loan", "adds one to the loan counter and answers it, with this process's pid",
+                this::loanHandler);
+        Routes.get(rules, "/status", "the loan counter, without adding, with this process's pid", this::statusHandler);
     }
 
     private void loanHandler(ServerRequest req, ServerResponse res) {

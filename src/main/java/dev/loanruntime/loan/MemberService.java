@@ -28,8 +28,10 @@ public final class MemberService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        Routes.get(rules, "/member/verify-blocking", this::verifyBlockingHandler);
-        Routes.get(rules, "/member/verify-pooled", this::verifyPooledHandler);
+        Routes.get(rules, "/member/verify-blocking", "the lesson's scrypt (about a second of CPU) on the request's "
+                + "own thread", this::verifyBlockingHandler);
+        Routes.get(rules, "/member/verify-pooled", "the same derivation on the crypto pool; the request's thread "
+                + "waits without holding a carrier", this::verifyPooledHandler);
     }
 
     /** Derives on the request's own thread: with one carrier, no other virtual thread runs meanwhile. */

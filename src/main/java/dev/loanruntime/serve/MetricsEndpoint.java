@@ -43,7 +43,8 @@ final class MetricsEndpoint implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        Routes.get(rules, "/", this::metrics);
+        Routes.get(rules, "/observe/metrics", "every meter in the Prometheus text format; ?name= and ?scope= "
+                + "choose", this::metrics);
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

@@ -30,7 +30,7 @@ public final class RuntimeService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        Routes.get(rules, "/runtime", this::runtimeHandler);
+        Routes.get(rules, "/runtime", "the execution model this process runs, as observed", this::runtimeHandler);
     }
 
     private void runtimeHandler(ServerRequest req, ServerResponse res) {
