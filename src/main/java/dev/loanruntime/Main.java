@@ -58,8 +58,10 @@ public final class Main implements Runnable {
         // Every command's -V/--version (mixinStandardHelpOptions) prints this line: picocli hands a subcommand no
         // version provider of its parent's, and without one -V prints nothing.
         withVersion(cli, new Version());
-        // A first word that is neither an option nor a command is a mistyped command, not an argument of serve.
-        if (args.length > 0 && !args[0].startsWith("-") && !cli.getSubcommands().containsKey(args[0])) {
+        // A first word that is neither an option (nor picocli's @FILE of arguments) nor a command is a mistyped
+        // command, not an argument of serve.
+        if (args.length > 0 && !args[0].startsWith("-") && !args[0].startsWith("@")
+                && !cli.getSubcommands().containsKey(args[0])) {
             return UsageError.handle(new CommandLine.ParameterException(cli,
                     UsageError.unknownCommand(args[0], cli.getSubcommands().keySet())), args);
         }

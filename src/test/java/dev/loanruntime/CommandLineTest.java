@@ -1,12 +1,16 @@
 package dev.loanruntime;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -92,6 +96,14 @@ class CommandLineTest {
     @Test
     void optionsFirstStillMeanServe() {
         Result r = run("--carriers", "1", "--help");
+        assertThat(r.err(), r.code(), is(0));
+        assertThat(r.out(), r.out().contains("--drain-delay"));
+    }
+
+    @Test
+    void aFileOfArgumentsFirstStillMeansServe(@TempDir Path dir) throws IOException {
+        Path options = Files.writeString(dir.resolve("options"), "--carriers 1 --help");
+        Result r = run("@" + options);
         assertThat(r.err(), r.code(), is(0));
         assertThat(r.out(), r.out().contains("--drain-delay"));
     }
