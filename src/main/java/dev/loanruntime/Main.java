@@ -56,6 +56,16 @@ public final class Main implements Runnable {
                 .setErr(err)
                 .setDefaultValueProvider(new SettingsDefaults())
                 .setParameterExceptionHandler(UsageError::handle);
+        // Every command's -V/--version (mixinStandardHelpOptions) prints this line: picocli hands a subcommand no
+        // version provider of its parent's, and without one -V prints nothing.
+        withVersion(cli, new Version());
+        // A first word that is neither an option (nor picocli's @FILE of arguments) nor a command is a mistyped
+        // command, not an argument of serve.
+        if (args.length > 0 && !args[0].startsWith("-") && !args[0].startsWith("@")
+                && !cli.getSubcommands().containsKey(args[0])) {
+            return UsageError.handle(new CommandLine.ParameterException(cli,
+                    UsageError.unknownCommand(args[0], cli.getSubcommands().keySet())), args);
+        }
         return cli.execute(withDefaultSubcommand(cli, args));
     }
 
@@ -63,6 +73,14 @@ public final class Main implements Runnable {
     public void run() {
         // Only reached with no arguments at all, which withDefaultSubcommand turns into 'serve'.
         spec.commandLine().usage(System.out);
+    }
+
+    /** Gives every subcommand of {@code command}, at any depth, the root's version provider. */
+    private static void withVersion(CommandLine command, Version version) {
+        for (CommandLine sub : command.getSubcommands().values()) {
+            sub.getCommandSpec().versionProvider(version);
+            withVersion(sub, version);
+        }
     }
 
     private static String[] withDefaultSubcommand(CommandLine cli, String[] args) {

@@ -1,10 +1,16 @@
 package dev.loanruntime;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -74,6 +80,34 @@ class CommandLineTest {
         assertThat(r.err(), r.err().contains("--carrier"));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "serv|unknown command 'serv' (did you mean serve?)",
+            "prob --url http://127.0.0.1:1|unknown command 'prob' (did you mean probe?)",
+            "clustre --workers 2|unknown command 'clustre' (did you mean cluster?)",
+            "lod|unknown command 'lod' (did you mean load?)",
+            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, help)"})
+    void aMistypedCommandExits2WithOneLineNamingItAndTheCommands(String line, String expected) {
+        Result r = run(line.split(" "));
+        assertThat(r.err(), r.code(), is(2));
+        assertThat(r.err().strip(), is(expected));
+    }
+
+    @Test
+    void optionsFirstStillMeanServe() {
+        Result r = run("--carriers", "1", "--help");
+        assertThat(r.err(), r.code(), is(0));
+        assertThat(r.out(), r.out().contains("--drain-delay"));
+    }
+
+    @Test
+    void aFileOfArgumentsFirstStillMeansServe(@TempDir Path dir) throws IOException {
+        Path options = Files.writeString(dir.resolve("options"), "--carriers 1 --help");
+        Result r = run("@" + options);
+        assertThat(r.err(), r.code(), is(0));
+        assertThat(r.out(), r.out().contains("--drain-delay"));
+    }
+
     @Test
     void helpListsEveryServeOptionAndExits0() {
         Result r = run("serve", "--help");
@@ -83,6 +117,55 @@ class CommandLineTest {
                 "--pin-watch=on|off", "--log-slow-requests", "--drain-delay", "--store-replicas", "LOAN_"}) {
             assertThat(option + " missing from help:\n" + r.out(), r.out().contains(option));
         }
+    }
+
+    @Test
+    void everyCommandPrintsTheVersionWithDashVAndVersion() {
+        String version = run("--version").out().strip();
+        assertThat(version, version.startsWith("loan-runtime ") && version.contains(" on Java "));
+        List<String> checked = new ArrayList<>();
+        printsVersion(new picocli.CommandLine(new Main()), List.of(), version, checked);
+        assertThat(checked.toString(), checked.containsAll(List.of("serve", "cluster", "probe", "load", "chart",
+                "chart timeline", "derive")));
+    }
+
+    /** Every subcommand of {@code command} (reached by {@code path}) that offers --version, at any depth. */
+    private static void printsVersion(picocli.CommandLine command, List<String> path, String version,
+                                      List<String> checked) {
+        for (var sub : command.getSubcommands().entrySet()) {
+            List<String> args = new ArrayList<>(path);
+            args.add(sub.getKey());
+            String name = String.join(" ", args);
+            if (sub.getValue().getCommandSpec().findOption("--version") == null) {
+                assertThat(name + " has no --version; only help may lack it", sub.getKey(), is("help"));
+                continue;
+            }
+            for (String option : new String[] {"-V", "--version"}) {
+                List<String> withOption = new ArrayList<>(args);
+                withOption.add(option);
+                Result r = run(withOption.toArray(String[]::new));
+                assertThat(name + " " + option + ": " + r.err(), r.code(), is(0));
+                assertThat(name + " " + option, r.out().strip(), is(version));
+            }
+            checked.add(name);
+            printsVersion(sub.getValue(), args, version, checked);
+        }
+    }
+
+    @Test
+    void clusterHelpOffersItsOwnPortAndSaysZeroIsRefused() {
+        Result help = run("cluster", "--help");
+        assertThat(help.err(), help.code(), is(0));
+        String port = help.out().substring(help.out().indexOf("      --port=PORT"));
+        port = port.substring(0, port.indexOf("\n      --", 1)).replaceAll("\\s+", " ");
+        assertThat(port, port.contains("0 is refused"));
+        assertThat(port, port.contains("default: 8431"));
+        assertThat(port, !port.contains("any free port"));
+
+        Result zero = run("cluster", "--port", "0");
+        assertThat(zero.err(), zero.code(), is(2));
+        assertThat(zero.err(), zero.err().strip().lines().count(), is(1L));
+        assertThat(zero.err(), zero.err().contains("'--port'") && zero.err().contains("but was '0'"));
     }
 
     @Test

@@ -75,6 +75,23 @@ class GracefulStopIT {
         }
     }
 
+    @Test
+    @Timeout(400)
+    void sigtermTheMomentTheServingLineAppearsStillDrainsAndStops() throws Exception {
+        // The serving line is the sign, for the primary and for scripts, that a server can be told to stop: its
+        // signal handlers must already be there. ServerProcess.serve returns as soon as it reads that line.
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            try (ServerProcess server = ServerProcess.serve(List.of(), "--drain-delay", "1")) {
+                server.sigterm();
+                int exit = server.awaitExit(Duration.ofSeconds(30));
+                String output = server.output();
+                assertThat("attempt " + attempt + ":\n" + output, exit, is(0));
+                assertThat("attempt " + attempt + ":\n" + output, output.contains(StatusLines.DRAINING), is(true));
+                assertThat("attempt " + attempt + ":\n" + output, output.contains(StatusLines.STOPPED), is(true));
+            }
+        }
+    }
+
     private static boolean refused(int port) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);

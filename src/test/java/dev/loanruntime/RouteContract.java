@@ -1,5 +1,10 @@
 package dev.loanruntime;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
 import io.helidon.config.Config;
 
 import org.junit.jupiter.api.AfterAll;
@@ -16,7 +21,9 @@ import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.serve.LoanServer;
 import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.RawHttp;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.is;
 
 
@@ -107,8 +114,25 @@ abstract class RouteContract {
         assertThat(r.json().get("path").asText(), is(path));
     }
 
+    @Test
+    void rootListsTheServiceAndEveryRoute() {
+        Http.Response r = http.get("/");
+        assertThat(r.status(), is(200));
+        assertThat(r.header("content-type"), is(JSON));
+        assertThat(r.json().get("service").asText(), is("loan-runtime"));
+        List<String> routes = new ArrayList<>();
+        for (JsonNode route : r.json().get("routes")) {
+            assertThat(route.toString(), route.get("description").asText().isBlank(), is(false));
+            routes.add(route.get("method").asText() + " " + route.get("path").asText());
+        }
+        assertThat(routes, containsInAnyOrder("GET /", "GET /books", "GET /loan", "GET /status",
+                "GET /member/verify-blocking", "GET /member/verify-pooled", "POST /member/login", "GET /member/session",
+                "POST /member/logout", "GET /catalog/lookup", "GET /runtime", "GET /observe/metrics",
+                "GET /observe/health"));
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"/", "/nope", "/books/1", "/member", "/member/verify"})
+    @ValueSource(strings = {"/nope", "/books/1", "/member", "/member/verify"})
     void unknownPathIs404Json(String path) {
         Http.Response r = http.get(path);
         assertThat(r.status(), is(404));
@@ -122,9 +146,34 @@ abstract class RouteContract {
     void wrongMethodIs405WithAllow(String method, String path) {
         Http.Response r = http.send(method, path);
         assertThat(r.status(), is(405));
-        assertThat(r.header("allow"), is("GET"));
+        assertThat(r.header("allow"), is("GET, HEAD"));
         assertThat(r.header("content-type"), is(JSON));
         assertThat(r.json().get("error").asText(), is("method_not_allowed"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/", "/books", "/status", "/catalog/lookup?ms=1", "/catalog/lookup?ms=abc", "/member/session",
+            "/observe/metrics?name=no.such.meter"})
+    void headAnswersWithGetsStatusAndHeadersAndNoBody(String path) throws IOException {
+        Http.Response get = http.get(path);
+        RawHttp.Response head = RawHttp.head(server.port(), path);
+        assertThat("body bytes in the answer to HEAD", head.body(), is(""));
+        assertThat(head.status(), is(get.status()));
+        assertThat(head.header("content-type"), is(get.header("content-type")));
+        assertThat(head.header("content-length"), is(String.valueOf(get.body().getBytes(StandardCharsets.UTF_8).length)));
+        assertThat(head.header("www-authenticate"), is(get.header("www-authenticate")));
+    }
+
+    @ParameterizedTest
+    @CsvSource({"/runtime,200", "/observe/metrics,200", "/observe/health,204", "/nope,404", "/member/login,405",
+            "/member/logout,405", "/bo%zzks,400"})
+    void headNeverGetsABody(String path, int status) throws IOException {
+        RawHttp.Response head = RawHttp.head(server.port(), path);
+        assertThat(path, head.status(), is(status));
+        assertThat("body bytes in the answer to HEAD " + path, head.body(), is(""));
+        if (status == 405) {
+            assertThat(head.header("allow"), is("POST"));
+        }
     }
 
     @Test

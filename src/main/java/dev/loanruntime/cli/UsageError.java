@@ -1,6 +1,8 @@
 package dev.loanruntime.cli;
 
 import java.io.PrintWriter;
+import java.util.Collection;
+import java.util.List;
 import java.util.function.Supplier;
 
 import picocli.CommandLine;
@@ -54,6 +56,38 @@ public final class UsageError {
             checks.run();
             return null;
         });
+    }
+
+    /**
+     * {@code unknown command 'serv' (did you mean serve?)}, or with no command close to {@code typed} (at most two
+     * letters added, dropped or changed), {@code unknown command 'x' (commands: serve, cluster, ...)}.
+     */
+    public static String unknownCommand(String typed, Collection<String> commands) {
+        List<String> close = commands.stream().filter(c -> distance(typed, c) <= 2).toList();
+        return "unknown command '" + typed + "' ("
+                + (close.isEmpty() ? "commands: " + String.join(", ", commands)
+                        : "did you mean " + String.join(" or ", close) + "?")
+                + ")";
+    }
+
+    /** Levenshtein distance: the fewest letters added, dropped or changed to turn {@code a} into {@code b}. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int change = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(change, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
     }
 
     /** picocli's parameter-exception handler: the message alone, one line on the command's error stream, status 2. */

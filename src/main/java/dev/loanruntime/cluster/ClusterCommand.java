@@ -18,7 +18,7 @@ import dev.loanruntime.serve.Signals;
  * {@code cluster}: a primary that runs N worker JVMs, each serving on the same host and port with
  * {@code SO_REUSEPORT}. SIGTERM/SIGINT stop them all (exit 0); SIGHUP replaces them one at a time.
  */
-@Command(name = "cluster", mixinStandardHelpOptions = true,
+@Command(name = "cluster", mixinStandardHelpOptions = true, modelTransformer = ClusterCommand.SharedPort.class,
          description = {"Run several worker JVMs of the loan service on one port (SO_REUSEPORT); the kernel spreads "
                  + "connections among them. A worker that dies is replaced; SIGHUP replaces all of them one at a "
                  + "time; SIGTERM or SIGINT stops them all.",
@@ -92,5 +92,24 @@ public final class ClusterCommand implements Callable<Integer> {
 
     private void check(String option, int value, int min, int max) {
         UsageError.orUsage(spec.commandLine(), () -> UsageError.check(option, value, min, max));
+    }
+
+    /**
+     * serve's {@code --port} with the cluster's help: the option and its field are serve's ({@link ServeArgs}), but
+     * "0 for any free port" is not true here, where {@link #call()} refuses 0. Runs once, when picocli builds the
+     * command from its annotations.
+     */
+    static final class SharedPort implements CommandLine.IModelTransformer {
+        @Override
+        public CommandLine.Model.CommandSpec transform(CommandLine.Model.CommandSpec command) {
+            CommandLine.Model.OptionSpec port = command.findOption("--port");
+            command.remove(port);
+            command.addOption(CommandLine.Model.OptionSpec.builder(port)
+                    .description("Port that every worker binds (SO_REUSEPORT); 0 is refused, since the workers must "
+                            + "share one known port (default: ${DEFAULT-VALUE}, the cluster's own; serve's is "
+                            + ServeOptions.DEFAULT_PORT + ").")
+                    .build());
+            return command;
+        }
     }
 }

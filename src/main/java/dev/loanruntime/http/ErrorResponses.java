@@ -7,9 +7,11 @@ import io.helidon.common.buffers.DataReader;
 import io.helidon.http.BadRequestException;
 import io.helidon.http.DirectHandler;
 import io.helidon.http.HeaderNames;
+import io.helidon.http.Method;
 import io.helidon.http.NotFoundException;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.DirectHandlers;
+import io.helidon.webserver.http.ErrorHandler;
 import io.helidon.webserver.http.HttpRouting;
 
 import dev.loanruntime.crypto.BusyException;
@@ -33,37 +35,42 @@ public final class ErrorResponses {
     private ErrorResponses() {
     }
 
-    /** Registers the route-level error handlers. */
+    /** Registers the route-level error handlers; their answers to HEAD requests have no body. */
     public static void register(HttpRouting.Builder routing) {
-        routing.error(NotFoundException.class, (req, res, e) ->
-                        Json.send(res, Status.NOT_FOUND_404, Json.Error.of("route_not_found")))
-                .error(BusyException.class, (req, res, e) -> {
-                    res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
-                    Json.send(res, Status.SERVICE_UNAVAILABLE_503, new Json.Error("busy", e.reason()));
-                })
-                .error(StoreUnavailableException.class, (req, res, e) -> {
-                    // Not an error of this process: one line at DEBUG, the health check reports the store down.
-                    LOGGER.log(System.Logger.Level.DEBUG, e::getMessage);
-                    res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
-                    Json.send(res, Status.SERVICE_UNAVAILABLE_503, Json.Error.of("store_unavailable"));
-                })
-                .error(BadRequestException.class, (req, res, e) ->
-                        // e.g. an unparsable Content-Type; Helidon's message names the header, not a Java type
-                        Json.send(res, Status.BAD_REQUEST_400, new Json.Error("bad_request", safe(e.getMessage()))))
-                .error(DataReader.InsufficientDataAvailableException.class, (req, res, e) -> {
-                    // the client hung up in the middle of its body: nothing went wrong here, and nobody reads this
-                    LOGGER.log(System.Logger.Level.DEBUG, () -> "body ended early on " + req.path().path());
-                    Json.send(res, Status.BAD_REQUEST_400, new Json.Error("incomplete_body",
-                            "the connection ended before the body did"));
-                })
-                .error(DerivationException.class, (req, res, e) -> {
-                    LOGGER.log(System.Logger.Level.ERROR, "derivation failed", e);
-                    Json.send(res, Status.INTERNAL_SERVER_ERROR_500, Json.Error.of("derivation"));
-                })
-                .error(Exception.class, (req, res, e) -> {
-                    LOGGER.log(System.Logger.Level.ERROR, "unhandled error on " + req.path().path(), e);
-                    Json.send(res, Status.INTERNAL_SERVER_ERROR_500, Json.Error.of("internal"));
-                });
+        on(routing, NotFoundException.class, (req, res, e) ->
+                Json.send(res, Status.NOT_FOUND_404, Json.Error.of("route_not_found")));
+        on(routing, BusyException.class, (req, res, e) -> {
+            res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+            Json.send(res, Status.SERVICE_UNAVAILABLE_503, new Json.Error("busy", e.reason()));
+        });
+        on(routing, StoreUnavailableException.class, (req, res, e) -> {
+            // Not an error of this process: one line at DEBUG, the health check reports the store down.
+            LOGGER.log(System.Logger.Level.DEBUG, e::getMessage);
+            res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+            Json.send(res, Status.SERVICE_UNAVAILABLE_503, Json.Error.of("store_unavailable"));
+        });
+        on(routing, BadRequestException.class, (req, res, e) ->
+                // e.g. an unparsable Content-Type; Helidon's message names the header, not a Java type
+                Json.send(res, Status.BAD_REQUEST_400, new Json.Error("bad_request", safe(e.getMessage()))));
+        on(routing, DataReader.InsufficientDataAvailableException.class, (req, res, e) -> {
+            // the client hung up in the middle of its body: nothing went wrong here, and nobody reads this
+            LOGGER.log(System.Logger.Level.DEBUG, () -> "body ended early on " + req.path().path());
+            Json.send(res, Status.BAD_REQUEST_400, new Json.Error("incomplete_body",
+                    "the connection ended before the body did"));
+        });
+        on(routing, DerivationException.class, (req, res, e) -> {
+            LOGGER.log(System.Logger.Level.ERROR, "derivation failed", e);
+            Json.send(res, Status.INTERNAL_SERVER_ERROR_500, Json.Error.of("derivation"));
+        });
+        on(routing, Exception.class, (req, res, e) -> {
+            LOGGER.log(System.Logger.Level.ERROR, "unhandled error on " + req.path().path(), e);
+            Json.send(res, Status.INTERNAL_SERVER_ERROR_500, Json.Error.of("internal"));
+        });
+    }
+
+    /** {@code handler} for the errors of {@code type}, given a response without a body when the request is HEAD. */
+    private static <T extends Throwable> void on(HttpRouting.Builder routing, Class<T> type, ErrorHandler<T> handler) {
+        routing.error(type, (req, res, e) -> handler.handle(req, HeadResponse.of(req, res), e));
     }
 
     /** Direct handlers: Helidon's own early answers (400, 413, 431, 505, ...) with a JSON body. */
@@ -86,11 +93,14 @@ public final class ErrorResponses {
                 : status;
         String code = answered.reasonPhrase().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
         headers.set(HeaderNames.CONTENT_TYPE, Json.CONTENT_TYPE);
-        return DirectHandler.TransportResponse.builder()
+        DirectHandler.TransportResponse.Builder response = DirectHandler.TransportResponse.builder()
                 .status(answered)
-                .headers(headers)
-                .entity(Json.bytes(new Json.Error(code, safe(message))))
-                .build();
+                .headers(headers);
+        // No body in an answer to HEAD; Helidon then sends Content-Length: 0, which it sets on every direct answer.
+        if (!Method.HEAD.text().equals(request.method())) {
+            response.entity(Json.bytes(new Json.Error(code, safe(message))));
+        }
+        return response.build();
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.stream.Collectors;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Method;
 import io.helidon.http.Status;
+import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRules;
 
 /** Routing helpers shared by the services. */
@@ -14,14 +15,33 @@ public final class Routes {
     }
 
     /**
-     * Answers every other method on {@code path} with 405, an {@code Allow} header and a JSON body. Register it after
-     * the path's real handlers: Helidon tries routes in order.
+     * {@code GET path} answered by {@code handler}; {@code HEAD path} by the same handler, with GET's status and
+     * headers and no body; any other method by 405 ({@link #allowOnly}). The HEAD route comes after the GET route,
+     * so a GET is matched as before. Listed with {@code description} when the rules are a {@link RouteIndex}.
+     */
+    public static void get(HttpRules rules, String path, String description, Handler handler) {
+        rules.get(path, handler)
+                .head(path, (req, res) -> handler.handle(req, HeadResponse.of(req, res)));
+        allowOnly(rules, path, Method.GET, Method.HEAD);
+        RouteIndex.add(rules, new RouteIndex.Route(Method.GET.text(), path, description));
+    }
+
+    /** {@code POST path} answered by {@code handler}, any other method by 405; listed as {@link #get} is. */
+    public static void post(HttpRules rules, String path, String description, Handler handler) {
+        rules.post(path, handler);
+        allowOnly(rules, path, Method.POST);
+        RouteIndex.add(rules, new RouteIndex.Route(Method.POST.text(), path, description));
+    }
+
+    /**
+     * Answers every other method on {@code path} with 405, an {@code Allow} header and a JSON body (none for HEAD).
+     * Register it after the path's real handlers: Helidon tries routes in order.
      */
     public static void allowOnly(HttpRules rules, String path, Method... allowed) {
         String allow = Arrays.stream(allowed).map(Method::text).collect(Collectors.joining(", "));
         rules.any(path, (req, res) -> {
             res.header(HeaderNames.ALLOW, allow);
-            Json.send(res, Status.METHOD_NOT_ALLOWED_405,
+            Json.send(HeadResponse.of(req, res), Status.METHOD_NOT_ALLOWED_405,
                     new Json.Error("method_not_allowed", req.prologue().method().text() + " is not allowed here; use " + allow));
         });
     }

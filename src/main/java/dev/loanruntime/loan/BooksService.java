@@ -2,7 +2,6 @@ package dev.loanruntime.loan;
 
 import java.util.List;
 
-import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -21,8 +20,8 @@ public final class BooksService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/books", this::booksHandler);
-        Routes.allowOnly(rules, "/books", Method.GET);
+        Routes.get(rules, "/books", "the cheap catalog line, the light request of every measurement",
+                this::booksHandler);
     }
 
     private void booksHandler(ServerRequest req, ServerResponse res) {

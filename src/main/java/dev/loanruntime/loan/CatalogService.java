@@ -2,7 +2,6 @@ package dev.loanruntime.loan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -23,8 +22,8 @@ public final class CatalogService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/catalog/lookup", this::lookupHandler);
-        Routes.allowOnly(rules, "/catalog/lookup", Method.GET);
+        Routes.get(rules, "/catalog/lookup", "waits ms=N milliseconds (0 to " + MAX_WAIT_MS + "), a stand-in for a "
+                + "remote call; inside=none|monitor|lock|native chooses where", this::lookupHandler);
     }
 
     private void lookupHandler(ServerRequest req, ServerResponse res) throws InterruptedException {

@@ -1,6 +1,5 @@
 package dev.loanruntime.loan;
 
-import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -21,10 +20,9 @@ public final class LoanService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/loan", this::loanHandler)
-                .get("/status", this::statusHandler);
-        Routes.allowOnly(rules, "/loan", Method.GET);
-        Routes.allowOnly(rules, "/status", Method.GET);
+        Routes.get(rules, "/loan", "adds one to the loan counter and answers it, with this process's pid",
+                this::loanHandler);
+        Routes.get(rules, "/status", "the loan counter, without adding, with this process's pid", this::statusHandler);
     }
 
     private void loanHandler(ServerRequest req, ServerResponse res) {

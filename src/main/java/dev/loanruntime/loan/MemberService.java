@@ -3,7 +3,6 @@ package dev.loanruntime.loan;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
-import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -29,10 +28,10 @@ public final class MemberService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/member/verify-blocking", this::verifyBlockingHandler)
-                .get("/member/verify-pooled", this::verifyPooledHandler);
-        Routes.allowOnly(rules, "/member/verify-blocking", Method.GET);
-        Routes.allowOnly(rules, "/member/verify-pooled", Method.GET);
+        Routes.get(rules, "/member/verify-blocking", "the lesson's scrypt (about a second of CPU) on the request's "
+                + "own thread", this::verifyBlockingHandler);
+        Routes.get(rules, "/member/verify-pooled", "the same derivation on the crypto pool; the request's thread "
+                + "waits without holding a carrier", this::verifyPooledHandler);
     }
 
     /** Derives on the request's own thread: with one carrier, no other virtual thread runs meanwhile. */

@@ -14,7 +14,6 @@ import java.util.Optional;
 
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
-import io.helidon.http.Method;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
@@ -53,12 +52,10 @@ public final class SessionService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.post("/member/login", this::loginHandler)
-                .get("/member/session", this::sessionHandler)
-                .post("/member/logout", this::logoutHandler);
-        Routes.allowOnly(rules, "/member/login", Method.POST);
-        Routes.allowOnly(rules, "/member/session", Method.GET);
-        Routes.allowOnly(rules, "/member/logout", Method.POST);
+        Routes.post(rules, "/member/login", "checks a member's password (a JSON body: member, password) and answers "
+                + "a bearer token", this::loginHandler);
+        Routes.get(rules, "/member/session", "whose session the bearer token is", this::sessionHandler);
+        Routes.post(rules, "/member/logout", "ends the bearer token's session", this::logoutHandler);
     }
 
     private void loginHandler(ServerRequest req, ServerResponse res) {

@@ -30,8 +30,9 @@ public final class ProbeCommand implements Callable<Integer> {
             description = "Server base URL (default: ${DEFAULT-VALUE}).")
     String url;
 
-    @Option(names = "--heavy", required = true, paramLabel = "PATH",
-            description = "Path of the heavy request, e.g. /member/verify-blocking or /member/verify-pooled.")
+    @Option(names = "--heavy", defaultValue = "/member/verify-blocking", paramLabel = "PATH",
+            description = "Path of the heavy request, e.g. /member/verify-pooled (default: ${DEFAULT-VALUE}, the "
+                    + "lesson's: the derivation on the request's own thread).")
     String heavy;
 
     @Option(names = "--heavy-count", defaultValue = "1", paramLabel = "H",
@@ -59,7 +60,8 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--stages", description = "Ask the server for each request's stages (Loan-Timing: on) and print "
             + "them per request: the client's ms, each stage's ms, the server's total and outside (client minus "
-            + "server: the network, the client, and waits the server cannot see).")
+            + "server: the network, the client, and waits the server cannot see). The server answers with them only "
+            + "when it runs with --stages on.")
     boolean stages;
 
     @Option(names = "--timeout", defaultValue = "120s", paramLabel = "DURATION", converter = Durations.Converter.class,
@@ -84,6 +86,7 @@ public final class ProbeCommand implements Callable<Integer> {
         ProbeReport.Config config = new ProbeReport.Config(target.toString(), heavy, heavyCount, light, lightCount,
                 gapMs, rounds, keepAlive, label);
         List<ProbeReport.Round> done = new ArrayList<>();
+        boolean explained = false;
         try (Requester requester = new Requester(target, keepAlive, timeout, heavyCount + lightCount,
                 stages)) {
             requester.get(light); // warm-up: class loading and JIT on both sides, not measured
@@ -91,6 +94,10 @@ public final class ProbeCommand implements Callable<Integer> {
                 ProbeReport.Round round = round(requester, r);
                 done.add(round);
                 print(round);
+                if (stages && !explained && StageTable.anyWithout(round.requests())) {
+                    System.out.println(StageTable.NO_STAGES);
+                    explained = true;
+                }
             }
         }
         ProbeReport report = new ProbeReport(config, done, ProbeReport.Summary.of(done));

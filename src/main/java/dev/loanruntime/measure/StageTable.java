@@ -14,8 +14,20 @@ final class StageTable {
     /** The order of a request's life; a column appears only when some request of the round has the stage. */
     static final List<String> ORDER = List.of("carrier", "line", "idle", "headers", "admit", "queue",
             "handler", "crypto-queue", "derive", "resume", "write");
+    /**
+     * Why a response came without stages, printed once under the table: the server adds the header only with its
+     * stage points installed ({@code serve --stages on}, off by default) and {@code --server-timing} not off (its
+     * default, on-request, answers the {@code Loan-Timing: on} that probe sends).
+     */
+    static final String NO_STAGES = "no Server-Timing in some responses: a loan-runtime server sends each request's "
+            + "stages only when started with 'serve --stages on' (and --server-timing on-request, the default, or always)";
 
     private StageTable() {
+    }
+
+    /** Whether some request of the round came back without stages. */
+    static boolean anyWithout(List<ProbeReport.Request> requests) {
+        return requests.stream().anyMatch(r -> r.stages() == null);
     }
 
     static void print(List<ProbeReport.Request> requests, PrintStream out) {

@@ -22,7 +22,6 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
-import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -35,6 +34,7 @@ import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.http.ClientDisconnects;
 import dev.loanruntime.http.ErrorResponses;
 import dev.loanruntime.http.RequestHeadDeadline;
+import dev.loanruntime.http.RouteIndex;
 import dev.loanruntime.loan.BooksService;
 import dev.loanruntime.loan.CatalogService;
 import dev.loanruntime.loan.LoanService;
@@ -123,13 +123,16 @@ public final class LoanServer implements AutoCloseable {
         // The services' routes go straight into the routing, not as registered services: Helidon matches a request
         // in a registered service by a second crawl that copies the path's parameters into a new map and decodes the
         // path again, about 1% of /books' throughput on one core. None of them has start or stop hooks.
-        HttpRules rules = WrappedService.wrapping(routing, wrap);
+        RouteIndex rules = new RouteIndex(WrappedService.wrapping(routing, wrap));
         for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool),
                 new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
-                new CatalogService(), runtime)) {
+                new CatalogService(), runtime, new MetricsEndpoint(registry))) {
             service.routing(rules);
         }
-        routing.register("/observe/metrics", new WrappedService(new MetricsEndpoint(registry), wrap));
+        // Helidon's health observer, added with observe() below
+        rules.describe("GET", "/observe/health", "health: the readiness checks crypto-pool, store and drain; also "
+                + "/ready, /live, /started and /check/NAME");
+        rules.serveAt("/", "loan-runtime");
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {
@@ -161,12 +164,13 @@ public final class LoanServer implements AutoCloseable {
     static LoanServer start(ServeOptions options, Config config, PasswordHasher hasher) {
         Carriers.Observation carriers = Carriers.verify(options.carriers());
         LoanServer loanServer = new LoanServer(options, config, carriers, hasher);
-        loanServer.server.start();
+        // Helidon returns instead of throwing, after logging why with a stack trace, which StartFailure keeps for
+        // this one line instead.
+        Optional<String> failure = StartFailure.during(loanServer.server::start);
         if (!loanServer.server.isRunning()) {
-            // Helidon logs why (e.g. the port is taken) and returns instead of throwing.
             loanServer.close();
             throw new IllegalStateException("cannot listen on " + options.host() + ":" + options.port()
-                    + " (the port is taken, or the address is not this machine's)");
+                    + failure.map(why -> ": " + why).orElse(" (the port is taken, or the address is not this machine's)"));
         }
         return loanServer;
     }

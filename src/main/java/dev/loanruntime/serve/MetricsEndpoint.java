@@ -18,6 +18,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 import dev.loanruntime.http.Json;
+import dev.loanruntime.http.Routes;
 
 /**
  * {@code GET /observe/metrics}: every meter of the registry in the Prometheus text format, with Helidon's own
@@ -42,7 +43,8 @@ final class MetricsEndpoint implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/", this::metrics);
+        Routes.get(rules, "/observe/metrics", "every meter in the Prometheus text format; ?name= and ?scope= "
+                + "choose", this::metrics);
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {

@@ -1,6 +1,5 @@
 package dev.loanruntime.serve;
 
-import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -31,8 +30,7 @@ public final class RuntimeService implements HttpService {
 
     @Override
     public void routing(HttpRules rules) {
-        rules.get("/runtime", this::runtimeHandler);
-        Routes.allowOnly(rules, "/runtime", Method.GET);
+        Routes.get(rules, "/runtime", "the execution model this process runs, as observed", this::runtimeHandler);
     }
 
     private void runtimeHandler(ServerRequest req, ServerResponse res) {

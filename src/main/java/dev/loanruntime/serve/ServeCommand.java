@@ -90,18 +90,19 @@ public final class ServeCommand implements Callable<Integer> {
             System.err.println("loan-runtime: warning: --server-timing always on " + options.host()
                     + " shows every client where each request's time goes inside this server");
         }
-        System.out.println(StatusLines.serving(server.report(), options.host(), server.port(),
-                options.store().toString()));
-        System.out.flush();
-
         StopRequest stop = new StopRequest();
         // Our own handlers, so that a requested stop ends with status 0 rather than 128 + signal. SIGTERM (from a
-        // deploy, Kubernetes, the cluster's primary) drains first; SIGINT (Ctrl-C) stops accepting at once.
+        // deploy, Kubernetes, the cluster's primary) drains first; SIGINT (Ctrl-C) stops accepting at once. Installed
+        // before the serving line: whoever sees that line may send a signal at once, and must get a graceful stop.
         Signals.on("TERM", stop::drainFirst);
         Signals.on("INT", stop::now);
         if (options.workerId() > 0) {
             PrimaryWatch.ofThisProcess(false).onGone(stop::now);
         }
+        System.out.println(StatusLines.serving(server.report(), options.host(), server.port(),
+                options.store().toString()));
+        System.out.flush();
+
         long drainMillis = options.drainDelay().toMillis();
         stop.await(options.drainDelay(), () -> {
             server.drain();

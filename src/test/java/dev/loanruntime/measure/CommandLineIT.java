@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -83,6 +85,35 @@ class CommandLineIT {
             assertThat(report.path("rounds").get(0).path("requests").size(), is(5));
             assertThat(report.path("rounds").get(0).path("requests").get(1).path("startMs").asDouble(),
                     greaterThan(195.0)); // the light requests left --gap-ms after the round started
+        }
+    }
+
+    @Test
+    void probeWithoutOptionsSendsTheLessonsRoundAndSaysWhyStagesAreMissing() throws Exception {
+        try (ServerProcess server = ServerProcess.serve(List.of())) {
+            // Only the URL comes from outside (LOAN_PROBE_URL): the server listens on a free port, not on 8430.
+            Map<String, String> env = Map.of("LOAN_PROBE_URL", server.baseUri());
+            String plain = probeProcess(env, "probe");
+            String staged = probeProcess(env, "probe", "--stages");
+
+            for (String out : List.of(plain, staged)) {
+                assertThat(out, containsString("--- round 1/1: heavy /member/verify-blocking, 4 x light /books 50 ms "
+                        + "later ---"));
+                assertThat(out, durations(out, "light-").length, is(4));
+            }
+            assertThat(plain, not(containsString("Server-Timing")));
+            // the server runs without --stages on: one line says so, once
+            assertThat(staged, staged.split(Pattern.quote(StageTable.NO_STAGES), -1).length, is(2));
+            assertThat(staged, containsString("'serve --stages on'"));
+        }
+    }
+
+    /** A probe in a JVM of its own, so that its settings can come from the environment; its output once it exited 0. */
+    private static String probeProcess(Map<String, String> env, String... args) throws Exception {
+        try (ServerProcess probe = ServerProcess.start(env, List.of(), "dev.loanruntime.Main", List.of(args))) {
+            int exit = probe.awaitExit(Duration.ofSeconds(120));
+            assertThat(probe.output(), exit, is(0));
+            return probe.output();
         }
     }
 

@@ -10,13 +10,16 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One HTTP/1.1 GET on a new connection ({@code Connection: close}). Several processes share a port and the kernel
- * picks one per connection, so a test that wants to see the spread must not reuse connections, which any pooling
- * client would do.
+ * One HTTP/1.1 request without a body on a new connection ({@code Connection: close}). Several processes share a
+ * port and the kernel picks one per connection, so a test that wants to see the spread must not reuse connections,
+ * which any pooling client would do. Byte for byte: for HEAD, whatever comes after the headers until the server
+ * closes the connection is the body, which a client's repairs would hide.
  */
 public final class RawHttp {
     private static final Pattern PID = Pattern.compile("\"pid\":(\\d+)");
@@ -24,8 +27,13 @@ public final class RawHttp {
     private RawHttp() {
     }
 
-    /** A response: status code and body. */
-    public record Response(int status, String body) {
+    /** A response: status code, body, and headers (names in lower case). */
+    public record Response(int status, String body, Map<String, String> headers) {
+        /** A header's value, or null. */
+        public String header(String name) {
+            return headers.get(name.toLowerCase(Locale.ROOT));
+        }
+
         /** The {@code pid} field of a JSON body. */
         public long pid() {
             Matcher m = PID.matcher(body);
@@ -47,6 +55,25 @@ public final class RawHttp {
 
     /** GET {@code path} from 127.0.0.1:{@code port}; throws when the connection fails or is reset. */
     public static Response get(int port, String path) throws IOException {
+        return exchange(port, request("GET", path, port, true), false);
+    }
+
+    /**
+     * HEAD {@code path}, twice on one connection, the second sent right behind the first: the first answer's headers
+     * must be followed at once by the second answer's status line. What comes between them is returned as the body;
+     * that is where a body in an answer to HEAD, which HTTP forbids, would be. (Reading until the connection closes
+     * would not do: the server may keep the socket open after its last byte.)
+     */
+    public static Response head(int port, String path) throws IOException {
+        return exchange(port, request("HEAD", path, port, false) + request("HEAD", path, port, true), true);
+    }
+
+    private static String request(String method, String path, int port, boolean last) {
+        return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n"
+                + (last ? "Connection: close\r\n" : "") + "\r\n";
+    }
+
+    private static Response exchange(int port, String request, boolean head) throws IOException {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
             socket.setSoTimeout(30_000);
@@ -55,8 +82,7 @@ public final class RawHttp {
             String statusLine;
             try {
                 OutputStream out = socket.getOutputStream();
-                out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: close\r\n\r\n")
-                        .getBytes(StandardCharsets.US_ASCII));
+                out.write(request.getBytes(StandardCharsets.US_ASCII));
                 out.flush();
                 statusLine = line(in);
             } catch (IOException e) {
@@ -65,18 +91,24 @@ public final class RawHttp {
             if (!statusLine.startsWith("HTTP/1.1 ")) {
                 throw new IOException("not an HTTP response: '" + statusLine + "'");
             }
-            int length = -1;
-            boolean chunked = false;
+            Map<String, String> headers = new TreeMap<>();
             for (String header = line(in); !header.isEmpty(); header = line(in)) {
-                String lower = header.toLowerCase(Locale.ROOT);
-                if (lower.startsWith("content-length:")) {
-                    length = Integer.parseInt(lower.substring(15).trim());
-                } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-                    chunked = true;
-                }
+                int colon = header.indexOf(':');
+                headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
             }
+            int length = headers.containsKey("content-length") ? Integer.parseInt(headers.get("content-length")) : -1;
+            boolean chunked = String.valueOf(headers.get("transfer-encoding")).contains("chunked");
             ByteArrayOutputStream body = new ByteArrayOutputStream();
-            if (chunked) {
+            if (head) {
+                // up to the second answer's status line, the end of the line, or the end of the connection
+                ByteArrayOutputStream next = new ByteArrayOutputStream();
+                for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
+                    next.write(c);
+                }
+                String rest = next.toString(StandardCharsets.UTF_8);
+                body.write(rest.substring(0, rest.contains("HTTP/1.1 ") ? rest.indexOf("HTTP/1.1 ") : rest.length())
+                        .getBytes(StandardCharsets.UTF_8));
+            } else if (chunked) {
                 for (int size = Integer.parseInt(line(in).trim(), 16); size > 0; size = Integer.parseInt(line(in).trim(), 16)) {
                     body.write(exactly(in, size));
                     line(in);
@@ -86,7 +118,8 @@ public final class RawHttp {
             } else {
                 body.write(in.readAllBytes());
             }
-            return new Response(Integer.parseInt(statusLine.substring(9, 12)), body.toString(StandardCharsets.UTF_8));
+            return new Response(Integer.parseInt(statusLine.substring(9, 12)), body.toString(StandardCharsets.UTF_8),
+                    headers);
         }
     }
 
