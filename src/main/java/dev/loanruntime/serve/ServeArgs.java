@@ -105,15 +105,15 @@ public final class ServeArgs {
     @Option(names = "--stages", defaultValue = ServeOptions.DEFAULT_STAGES, paramLabel = "on|off",
             converter = RecordingConverter.class,
             description = "Stamp each request's stage points (accepted, first run, head read, handler, crypto pool, "
-                    + "send) for Server-Timing and JFR; they cost 5-12%% of /books' throughput on one core "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "send) for Server-Timing and JFR; off by default for their cost, which experiment 12 "
+                    + "measures (docs/request-stages.md) (default: ${DEFAULT-VALUE}).")
     Recording stages;
 
     @Option(names = "--pin-watch", defaultValue = ServeOptions.DEFAULT_PIN_WATCH, paramLabel = "on|off",
             converter = RecordingConverter.class,
             description = "Watch for virtual threads pinned to their carriers and count them in /runtime and "
-                    + "/observe/metrics; the JFR recording it runs costs 2-4%% of /books' CPU per request on one core "
-                    + "(default: ${DEFAULT-VALUE}).")
+                    + "/observe/metrics, through a JFR recording; experiment 12 measures its cost "
+                    + "(docs/pinning.md) (default: ${DEFAULT-VALUE}).")
     Recording pinWatch;
 
     @Option(names = "--log-pinned", defaultValue = ServeOptions.DEFAULT_LOG_PINNED, paramLabel = "off|DURATION",
