@@ -130,7 +130,8 @@ max_of() {
   figure_values "$1" | awk '/^-?[0-9.]+$/ { if (n++ == 0 || $1 > m) m = $1 } END { print n ? m : "-" }'
 }
 
-table results "the light pattern, medians over $ROUNDS rounds (ms; light: the round's median of its 4 light requests; max: the largest in any round)" \
+table results "heavy, then 4 x /books 50 ms later: medians of $ROUNDS rounds (ms; light: a round's median of its 4; \
+max: the largest in any round)" \
   case "heavy client ms" "heavy handler ms" "light client ms" "light carrier ms" "max queue ms" \
   "max light carrier ms" "max outside ms"
 for entry in "${CASES[@]}"; do
@@ -141,7 +142,8 @@ for entry in "${CASES[@]}"; do
 done
 table_end
 
-table constraints "(e) crypto pool of 1, queue of 1, 3 derivations at once; (f) one carrier, pooled then inline 300 ms later (ms)" \
+table constraints "(e) crypto pool of 1, queue of 1, 3 derivations at once; (f) one carrier, pooled then inline \
+300 ms later (ms)" \
   round "(e) queued crypto-queue ms" "(e) derive before it ms" "(e) 503s" "(f) pooled resume ms" \
   "(f) inline handler ms"
 for ((r = 1; r <= ROUNDS; r++)); do
