@@ -136,9 +136,14 @@ max: the largest in any round)" \
   "max light carrier ms" "max outside ms"
 for entry in "${CASES[@]}"; do
   IFS='|' read -r c title <<< "$entry"
-  table_row "$title" "$(figure_median "heavy-client.$c")" "$(figure_median "heavy-handler.$c")" \
-    "$(figure_median "light-client.$c")" "$(figure_median "light-stage.carrier.$c")" "$(max_of "queue-max.$c")" \
-    "$(max_of "light-carrier-max.$c")" "$(max_of "outside-max.$c")"
+  row=("$title")
+  for key in heavy-client heavy-handler light-client light-stage.carrier; do
+    row+=("$(fixed 1 "$(figure_median "$key.$c")")")
+  done
+  for key in queue-max light-carrier-max outside-max; do
+    row+=("$(fixed 1 "$(max_of "$key.$c")")")
+  done
+  table_row "${row[@]}"
 done
 table_end
 
@@ -155,7 +160,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 row=(median)
 for key in queued-crypto-queue.e derive-before.e rejected.e pooled-resume.f inline-handler.f; do
-  row+=("$(figure_median "$key")")
+  if [ "$key" = rejected.e ]; then row+=("$(figure_median "$key")"); else row+=("$(fixed 1 "$(figure_median "$key")")"); fi
 done
 table_row "${row[@]}"
 table_end

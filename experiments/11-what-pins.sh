@@ -138,8 +138,8 @@ for key in "${rows[@]}"; do
   for kind in "${KINDS[@]}"; do
     cb=-
     [ "${key#*-}" = virtual ] && cb=$(fixed 0 "$(calc 'a * 1000 / b' "$(figure_median "carriers.$key")" "$WAIT_MS")")
-    table_row "${key%%-*}" "${key#*-}" "$kind" "$(figure_median "rate.$key-$kind")" \
-      "$(figure_median "share.$key-$kind")" "$cb" "$(figure_median "books-p99.$key-$kind")" \
+    table_row "${key%%-*}" "${key#*-}" "$kind" "$(fixed 0 "$(figure_median "rate.$key-$kind")")" \
+      "$(fixed 3 "$(figure_median "share.$key-$kind")")" "$cb" "$(fixed 1 "$(figure_median "books-p99.$key-$kind")")" \
       "${refused[$key-$kind]:-$(figure_median "pins.$key-$kind")}"
   done
 done
