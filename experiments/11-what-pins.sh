@@ -4,7 +4,7 @@
 # --threads platform. Little's law bounds the rate at 50 / 0.1 s = 500 req/s; a virtual thread pinned for its whole
 # wait holds its carrier, so a pinned kind cannot pass carriers / 0.1 s. The server counts the pins it sees (JFR's
 # jdk.VirtualThreadPinned, in /runtime). ROUNDS rounds (3) of SECONDS_PER_KIND (3) a kind, the kinds in turn on one
-# server; every round is recorded and each verdict stands on their median. --short: one round of 2 s.
+# server; every round is recorded and each verdict stands on their median. --short: one round of 1 s.
 #
 #   experiments/11-what-pins.sh [--short]       JAVA_HOMES="/jdk21 /jdk25" (spaces or colons) or JAVA_HOME
 set -euo pipefail
@@ -13,9 +13,10 @@ source experiments/lib/init.sh
 
 run_mode "$@"
 require_tools jq
-# 3 rounds of 3 s a kind: 3 rounds of 5 s would not fit the 3 minutes the full record allows this experiment.
+# 3 rounds of 3 s a kind: 3 rounds of 5 s would not fit the 3 minutes the full record allows this experiment, and
+# --short's 45 s allow one round of 1 s.
 ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
-SECONDS_PER_KIND=${SECONDS_PER_KIND:-$(full_or_short 3 2)}
+SECONDS_PER_KIND=${SECONDS_PER_KIND:-$(full_or_short 3 1)}
 CLIENTS=50
 WAIT_MS=100
 BOOKS_RATE=50
