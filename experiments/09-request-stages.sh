@@ -6,16 +6,18 @@
 # waiting derivation, three derivations at once (the queue's wait shows as crypto-queue, the one beyond it as a
 # 503); (f) one carrier, a pooled derivation and an inline one 300 ms later (the pooled request, done deriving,
 # waits in resume for the carrier the inline one holds). Servers on CPU 0 and the client on CPU 1, except (c): on
-# one CPU the default is one carrier, so (c) runs both unpinned.
-# shellcheck disable=SC2016 # $h, $q, $p ... in single quotes are jq's variables
+# one CPU the default is one carrier, so (c) runs both unpinned. Each case runs ROUNDS rounds (3; --short: 2): every
+# round's figures are recorded, and each verdict stands on their median.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
 
+run_mode "$@"
 require_tools jq taskset
-ROUNDS=${ROUNDS:-3}
-begin_experiment 09-request-stages
-echo "rounds:  $ROUNDS per case; the stages of the last round are shown, the verdicts take every round"
+ROUNDS=${ROUNDS:-$(full_or_short 3 2)}
+begin_experiment 09-request-stages "Where does each request of the lesson's pattern wait, stage by stage, in each execution model?"
+echo "rounds:  $ROUNDS per case; the stages of the last round are shown, the figures and verdicts take every round"
+setting rounds "$ROUNDS"
 echo
 
 # probe_case NAME CLIENT_CPU TITLE PROBE_OPTION...: probe --stages against SERVER_URL (on CLIENT_CPU, "all" for no
@@ -34,22 +36,19 @@ probe_case() {
   echo
 }
 
-# json_holds FILE FILTER: status 0 when the jq FILTER over FILE gives true.
-json_holds() {
-  jq -e "$2" "$1" > /dev/null 2>&1
+# per_round FILE JQ: one tab-separated line per round of probe's JSON FILE: the values JQ makes of the round (an
+# array, with $h the round's first heavy request, $l its light requests, med the median of an array's numbers); "-"
+# for null.
+# shellcheck disable=SC2016 # $h and $l are jq's variables
+per_round() {
+  jq -r 'def med: map(select(. != null)) | sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
+                       else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+    .rounds[] | ([.requests[] | select(.kind == "heavy")][0]) as $h | [.requests[] | select(.kind == "light")] as $l
+    | '"$2"' | map(if . == null then "-" else . end) | @tsv' "$1"
 }
 
-# figure FILE FILTER: a number from the jq FILTER over FILE with 1 decimal, "-" when there is none.
-figure() {
-  fixed 1 "$(json_get "$1" "$2")"
-}
-
-# Every request of every round, and those of one kind, as jq streams over probe's JSON.
-ALL='.rounds[].requests[]'
-LIGHT='.rounds[].requests[] | select(.kind == "light")'
-HEAVY='.rounds[].requests[] | select(.kind == "heavy")'
-MEDIAN='sort | if length == 0 then null elif length % 2 == 1 then .[length / 2 | floor]
-        else (.[length / 2 - 1] + .[length / 2]) / 2 end'
+CASES=("a|(a) one carrier, inline" "b|(b) one carrier, pooled" "c|(c) default carriers, inline"
+  "d|(d) platform threads, one CPU, inline")
 
 start_server "$OUT/a.server.log" --cpu 0 --carriers 1 --stages on
 probe_case a 1 "(a) one carrier, inline (verify-blocking)" --heavy /member/verify-blocking
@@ -77,61 +76,117 @@ probe_case f 1 "(f) one carrier: verify-pooled, then verify-blocking 300 ms late
   --light /member/verify-blocking --light-count 1 --gap-ms 300
 stop_server "$SERVER_PID"
 
-echo "--- results over every round (ms; medians unless max) ---"
-printf '%-5s %13s %14s %14s %16s %10s %12s %12s\n' case heavy-client heavy-handler light-client light-carrier \
-  max-queue max-carrier max-outside
-for c in a b c d; do
-  f=$OUT/$c.json
-  printf '%-5s %13s %14s %14s %16s %10s %12s %12s\n' "($c)" \
-    "$(figure "$f" "[$HEAVY | .durationMs] | $MEDIAN")" "$(figure "$f" "[$HEAVY | .stages.handler] | $MEDIAN")" \
-    "$(figure "$f" "[$LIGHT | .durationMs] | $MEDIAN")" "$(figure "$f" "[$LIGHT | .stages.carrier] | $MEDIAN")" \
-    "$(figure "$f" "[$ALL | .stages.queue // 0] | max")" "$(figure "$f" "[$LIGHT | .stages.carrier] | max")" \
-    "$(figure "$f" "[$ALL | .outsideMs] | max")"
+# The figures of every round. A light request starts on the server when its connection's thread first runs
+# (origin + carrier); a request's response is ready at origin + total (Server-Timing's total ends at beforeSend).
+# outside-max is "-" in a round where some request had no Server-Timing.
+# shellcheck disable=SC2016 # $h and $l are jq's variables
+for entry in "${CASES[@]}"; do
+  IFS='|' read -r c title <<< "$entry"
+  while IFS=$'\t' read -r heavy handler light carrier carrier_max queue_max outside_max light_queue \
+      queue_or_carrier wait_ratio start_after; do
+    figure "heavy-client.$c" "$(fixed 1 "$heavy")" ms "$title: the heavy request, client"
+    figure "heavy-handler.$c" "$(fixed 1 "$handler")" ms "$title: the heavy request's handler stage"
+    figure "light-client.$c" "$(fixed 1 "$light")" ms "$title: the light requests' median, client"
+    figure "light-stage.carrier.$c" "$(fixed 1 "$carrier")" ms "$title: the light requests' median carrier stage"
+    figure "light-carrier-max.$c" "$(fixed 1 "$carrier_max")" ms "$title: the longest light carrier stage"
+    figure "queue-max.$c" "$(fixed 1 "$queue_max")" ms "$title: the longest queue stage of any request"
+    figure "outside-max.$c" "$(fixed 1 "$outside_max")" ms "$title: the largest client total - server total"
+    if [ "$c" = d ]; then
+      figure "light-stage.queue.$c" "$(fixed 1 "$light_queue")" ms "$title: the light requests' median queue stage"
+      figure "queue-or-carrier-max.$c" "$(fixed 1 "$queue_or_carrier")" ms \
+        "$title: the longest queue or carrier stage of any request"
+    fi
+    if [ "$c" = a ]; then
+      figure "light-carrier-over-heavy-handler.$c" "$(fixed 3 "$wait_ratio")" "" \
+        "$title: the shortest light carrier stage / the heavy handler stage"
+      figure "light-start-after-heavy-ready.$c" "$(fixed 1 "$start_after")" ms \
+        "$title: the earliest light request's first run - the heavy response ready (server clock)"
+    fi
+  done < <(per_round "$OUT/$c.json" '[$h.durationMs, $h.stages.handler, ($l | map(.durationMs) | med),
+      ($l | map(.stages.carrier) | med), ($l | map(.stages.carrier) | max), ([.requests[].stages.queue // 0] | max),
+      (if any(.requests[]; .outsideMs == null) then null else [.requests[].outsideMs] | max end),
+      ($l | map(.stages.queue) | med), ([.requests[] | [.stages.queue // 0, .stages.carrier // 1e9] | max] | max),
+      ($l | map((.stages.carrier // 0) / $h.stages.handler) | min),
+      ($l | map(.originMs + .stages.carrier - ($h.originMs + $h.stages.total)) | min)]')
 done
-echo "(e) per round: crypto-queue of the queued derivation, derive of the one before it, 503s:" \
-  "$(jq -r '[.rounds[] | [([.requests[].stages["crypto-queue"] // empty] | max),
-             ([.requests[].stages.derive // empty] | min), ([.requests[] | select(.status == 503)] | length)]
-             | map(if type == "number" then (. * 10 | round / 10) else . end) | join(" / ")] | join(", ")' "$OUT/e.json")"
-echo "(f) per round: resume of the pooled request, and the inline one's handler:" \
-  "$(jq -r '[.rounds[] | [(.requests[] | select(.kind == "heavy") | .stages.resume),
-             (.requests[] | select(.kind == "light") | .stages.handler)] | map(. * 10 | round / 10) | join(" / ")]
-             | join(", ")' "$OUT/f.json")"
-echo
+while IFS=$'\t' read -r queued derive rejected; do
+  figure queued-crypto-queue.e "$(fixed 1 "$queued")" ms "(e) the queued derivation's crypto-queue stage"
+  figure derive-before.e "$(fixed 1 "$derive")" ms "(e) the derive stage of the derivation before it"
+  figure queued-over-derive.e "$(calc 'a / b' "$queued" "$derive")" "" "(e) crypto-queue / derive before it"
+  figure rejected.e "$rejected" "" "(e) requests refused with 503"
+done < <(per_round "$OUT/e.json" '[([.requests[].stages["crypto-queue"] // empty] | max),
+    ([.requests[].stages.derive // empty] | min), ([.requests[] | select(.status == 503)] | length)]')
+# shellcheck disable=SC2016 # $h and $l are jq's variables
+while IFS=$'\t' read -r resume handler ready_after; do
+  figure pooled-resume.f "$(fixed 1 "$resume")" ms "(f) the pooled request's resume stage"
+  figure inline-handler.f "$(fixed 1 "$handler")" ms "(f) the inline request's handler stage"
+  figure pooled-ready-after-inline.f "$(fixed 1 "$ready_after")" ms \
+    "(f) the pooled response ready - the inline one ready (server clock)"
+done < <(per_round "$OUT/f.json" '[$h.stages.resume, $l[0].stages.handler,
+    ($h.originMs + $h.stages.total - ($l[0].originMs + $l[0].stages.total))]')
 
-# A light request starts on the server when its connection's thread first runs (origin + carrier); the heavy one's
-# response is ready at origin + total (Server-Timing's total ends at beforeSend).
-verdict "(a) each light carrier >= 0.8 x the heavy handler of its round" \
-  "$(truth json_holds "$OUT/a.json" '[.rounds[] | ([.requests[] | select(.kind == "heavy")][0].stages.handler) as $h
-     | .requests[] | select(.kind == "light") | (.stages.carrier // 0) >= 0.8 * $h] | length > 0 and all')"
-verdict "(a) each light request first runs after the heavy one's beforeSend (server clock)" \
-  "$(truth json_holds "$OUT/a.json" '[.rounds[] | ([.requests[] | select(.kind == "heavy")][0]) as $h
-     | ($h.originMs + $h.stages.total) as $ready | .requests[] | select(.kind == "light")
-     | (.originMs + .stages.carrier) >= $ready] | length > 0 and all')"
-verdict "(b) pooled: light carrier median < 5 ms" \
-  "$(truth json_holds "$OUT/b.json" "([$LIGHT | .stages.carrier] | $MEDIAN) < 5")"
-verdict "(d) platform threads, one CPU: every queue and carrier < 5 ms" \
-  "$(truth json_holds "$OUT/d.json" "[$ALL | (.stages.queue // 0) < 5 and (.stages.carrier // 99) < 5] | all")"
+# max_of KEY: the largest of figure KEY's rounds ("-" when none).
+max_of() {
+  figure_values "$1" | awk '/^-?[0-9.]+$/ { if (n++ == 0 || $1 > m) m = $1 } END { print n ? m : "-" }'
+}
+
+table results "heavy, then 4 x /books 50 ms later: medians of $ROUNDS rounds (ms; light: a round's median of its 4; \
+max: the largest in any round)" \
+  case "heavy client ms" "heavy handler ms" "light client ms" "light carrier ms" "max queue ms" \
+  "max light carrier ms" "max outside ms"
+for entry in "${CASES[@]}"; do
+  IFS='|' read -r c title <<< "$entry"
+  row=("$title")
+  for key in heavy-client heavy-handler light-client light-stage.carrier; do
+    row+=("$(fixed 1 "$(figure_median "$key.$c")")")
+  done
+  for key in queue-max light-carrier-max outside-max; do
+    row+=("$(fixed 1 "$(max_of "$key.$c")")")
+  done
+  table_row "${row[@]}"
+done
+table_end
+
+table constraints "(e) crypto pool of 1, queue of 1, 3 derivations at once; (f) one carrier, pooled then inline \
+300 ms later (ms)" \
+  round "(e) queued crypto-queue ms" "(e) derive before it ms" "(e) 503s" "(f) pooled resume ms" \
+  "(f) inline handler ms"
+for ((r = 1; r <= ROUNDS; r++)); do
+  row=("$r")
+  for key in queued-crypto-queue.e derive-before.e rejected.e pooled-resume.f inline-handler.f; do
+    row+=("$(figure_values "$key" | sed -n "${r}p")")
+  done
+  table_row "${row[@]}"
+done
+row=(median)
+for key in queued-crypto-queue.e derive-before.e rejected.e pooled-resume.f inline-handler.f; do
+  if [ "$key" = rejected.e ]; then row+=("$(figure_median "$key")"); else row+=("$(fixed 1 "$(figure_median "$key")")"); fi
+done
+table_row "${row[@]}"
+table_end
+
+verdict_on "(a) each light carrier spans the heavy handler of its round" 'light-carrier-over-heavy-handler.a' '>=' 0.8
+verdict_on "(a) each light request first runs after the heavy one's beforeSend (server clock)" \
+  'light-start-after-heavy-ready.a' '>=' 0
+verdict_on "(b) pooled: the light requests' carrier stage stays short" 'light-stage.carrier.b' '<' 5
+verdict_on "(d) platform threads, one CPU: every queue and carrier stage stays short" 'queue-or-carrier-max.d' '<' 5
 # On one CPU each hand-off between the server's threads (listener, carrier, handler thread) waits its turn on the
 # run queue behind the derivation's thread: a wait of the OS's time slice, a few ms, not the derivation's second.
-verdict "(d) platform threads, one CPU: light queue and carrier medians < 5 ms" \
-  "$(truth json_holds "$OUT/d.json" "([$LIGHT | .stages.queue] | $MEDIAN) < 5 and ([$LIGHT | .stages.carrier] | $MEDIAN) < 5")"
-for c in a b c d; do
-  verdict "($c) every request: client total - server total < 20 ms" \
-    "$(truth json_holds "$OUT/$c.json" "[$ALL | .outsideMs != null and .outsideMs < 20] | all")"
+verdict_on "(d) platform threads, one CPU: the light requests' queue and carrier stages stay short" \
+  'light-stage.*.d' '<' 5
+for entry in "${CASES[@]}"; do
+  IFS='|' read -r c _ <<< "$entry"
+  verdict_on "($c) every request: client total - server total stays small" "outside-max.$c" '<' 20
 done
-verdict "(e) a full queue: the queued derivation's crypto-queue >= 0.8 x the derive before it, one 503 a round" \
-  "$(truth json_holds "$OUT/e.json" '[.rounds[] | ([.requests[].stages["crypto-queue"] // empty] | max) as $q
-     | ([.requests[].stages.derive // empty] | min) as $d
-     | $q >= 0.8 * $d and ([.requests[] | select(.status == 503)] | length) == 1] | all')"
-verdict "(f) a busy carrier: the pooled request waits >= 50 ms in resume and is ready after the inline one" \
-  "$(truth json_holds "$OUT/f.json" '[.rounds[] | ([.requests[] | select(.kind == "heavy")][0]) as $p
-     | ([.requests[] | select(.kind == "light")][0]) as $b
-     | $p.stages.resume >= 50 and ($p.originMs + $p.stages.total) >= ($b.originMs + $b.stages.total)] | all')"
+verdict_on "(e) a full queue: the queued derivation waits in crypto-queue for the derive before it" \
+  'queued-over-derive.e' '>=' 0.8
+verdict_on "(e) a full queue: the derivation beyond it is refused with a 503, one a round" 'rejected.e' '==' 1
+verdict_on "(f) a busy carrier: the pooled request, done deriving, waits in resume" 'pooled-resume.f' '>=' 50
+verdict_on "(f) a busy carrier: the pooled request is ready only after the inline one" \
+  'pooled-ready-after-inline.f' '>=' 0
 
-# The charts go to docs/ too: README.md and docs/request-stages.md show them.
 loan_runtime chart stages --title "Where each request waited: heavy, then 4 x /books 50 ms later" \
   --out "$OUT/stages.png" "$OUT"/{a,b,c,d}.json
 loan_runtime chart stages --title "One decision constrains the next: a full crypto queue, a busy carrier" \
   --out "$OUT/constraints.png" "$OUT"/{e,f}.json
-cp "$OUT/stages.png" docs/09-request-stages.png
-cp "$OUT/constraints.png" docs/09-request-stages-constraints.png
+end_experiment

@@ -4,33 +4,48 @@
 # separate machines share one; HAProxy (deploy/haproxy.cfg, its addresses from the environment) on 127.0.0.1; Redis
 # (a master, a replica, three Sentinels, all with passwords) on 127.0.0.1. Every packet stays on 127.0.0.0/8.
 # Phases, each under a steady load of curl clients (a new connection per request, every answer kept):
-#  1. 900 loans through the balancer: 900 distinct counts, the exact total, spread over the hosts;
+#  1. LOANS (900) loans through the balancer: as many distinct counts, the exact total, spread over the hosts;
 #  2. a login, then 30 session checks through the balancer: all valid, whichever host answers;
 #  3. a host SIGKILLed (its primary), hung (SIGSTOP, SIGCONT), stopped with SIGTERM with the default drain and with
 #     --drain-delay 0: requests lost in each case, and how long the balancer took to mark the host down and up;
-#  4. a rolling restart (SIGHUP) of all three hosts: failed requests (the goal is 0);
+#  4. a rolling restart (SIGHUP) of the hosts ROLL_HOSTS ("2 3 4"; none when empty), one after the other: failed
+#     requests (the goal is 0);
 #  5. the Redis master SIGKILLed: failover time, loans acknowledged and lost, beside a server with --store-replicas 0;
 #  6. both Redis data nodes hung: a balancer checking the drain check against one checking readiness.
 # After every phase that sends loans, the ledger: the counter minus the acknowledged loans is >= 0 and <= the
-# failed loan requests. Sized for 2 cores: 10 small JVMs (HEAP). Takes about 5 minutes on 2 CPUs.
+# failed loan requests. Sized for 2 cores: 10 small JVMs (HEAP). Takes about 5 minutes on 2 CPUs. Each phase runs
+# once: every verdict stands on one run. --short: 180 loans in phase 1 and no rolling restart (ROLL_HOSTS=2 adds
+# one of host2, about 35 s), to fit in 2 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
-require_tools haproxy redis-server redis-sentinel redis-cli curl
 
+run_mode "$@"
+require_tools haproxy redis-server redis-sentinel redis-cli curl
 PORT=${PORT:-$(free_port)}
 CLIENTS=${CLIENTS:-4}
 HEAP=${HEAP:--Xmx192m -XX:+UseSerialGC}
+LOANS=${LOANS:-$(full_or_short 900 180)}
+ROLL_HOSTS=${ROLL_HOSTS-$(full_or_short "2 3 4" "")}
+[ $((LOANS % 6)) -eq 0 ] || { echo "LOANS=$LOANS: phase 1 sends them from 6 clients, so a multiple of 6" >&2; exit 2; }
+ROLL_NAMES=${ROLL_HOSTS:+host${ROLL_HOSTS// /, host}}
+BASIS=$(full_or_short "one run" "one run; short run")
 DATA_PW=data-pw-$RANDOM$RANDOM
 SENTINEL_PW=sentinel-pw-$RANDOM$RANDOM
 MASTER_NAME=loans
 KEY=loan-runtime:loans
 
-begin_experiment 10-many-hosts
+begin_experiment 10-many-hosts "Behind a load balancer, with a Redis that fails over, what do a host's faults, a \
+rolling restart and the store's faults cost in requests and loans?"
 START_S=$SECONDS
 echo "hosts:   127.0.0.2-4:$PORT, each cluster --workers 2 --spares 0; JAVA_TOOL_OPTIONS=$HEAP"
-echo "load:    $CLIENTS curl clients, a new connection per request"
+echo "clients: $CLIENTS curl clients, a new connection per request; $LOANS loans in phase 1; rolling restart of" \
+  "${ROLL_NAMES:-no host}"
 echo
+setting clients "$CLIENTS"
+setting heap "$HEAP"
+setting loans "$LOANS"
+setting rolling-restart-hosts "${ROLL_HOSTS:-none}"
 
 # --- Redis: a master, a replica, three Sentinels --------------------------------------------------------------
 rcli() { # PORT ARG...: redis-cli against a data node
@@ -160,6 +175,7 @@ start_bg "$OUT/stats-ready.txt" stats_poller "$STATS_READY"
 wait_until 30 all_up "$STATS" || { echo "the balancer did not mark the three hosts UP" >&2; exit 1; }
 wait_until 30 all_up "$STATS_READY" || { echo "the readiness balancer did not mark the hosts UP" >&2; exit 1; }
 echo "balancer: $LB (drain check, deploy/haproxy.cfg), $LB_READY (readiness check, for phase 6)"
+figure setup-s $((SECONDS - START_S)) s "set-up: Redis, Sentinels, 3 hosts, the spare server and 2 balancers"
 echo "set up in $((SECONDS - START_S)) s"
 echo
 
@@ -210,16 +226,44 @@ spread() { # PREFIX: the answers that named a pid, per host
       $3 == 200 && match($0, /"pid":[0-9]+/) { p = substr($0, RSTART + 6, RLENGTH - 6); n[(p in host) ? host[p] : "?"]++ }
       END { for (h in n) printf "%s=%d ", h, n[h] }' "$OUT/pids" - | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//'
 }
-summary() { # LABEL PREFIX: one line of what the clients saw
-  local ok failed
-  read -r ok failed < <(outcome "$2")
-  printf '%-34s ok %6d  failed %4d  p99 %5s ms  longest gap %5s ms  failures: %s\n' "$1" "$ok" "$failed" \
-    "$(p99_ms "$2")" "$(gap_ms "$2")" "$(kinds "$2")"
+# summary KEY WHAT PREFIX: one line of what the clients of PREFIX saw in phase KEY (e.g. 3a, 6-drain-books); its
+# figures (ok.KEY, failed.KEY, p99.KEY, gap.KEY) and a row of the phases table
+PHASE_ROWS=()
+summary() {
+  local ok failed p99 gap failures
+  read -r ok failed < <(outcome "$3")
+  p99=$(p99_ms "$3")
+  gap=$(gap_ms "$3")
+  failures=$(kinds "$3")
+  figure "ok.$1" "$ok" "" "phase ${1%%-*}, $2: requests answered 200"
+  figure "failed.$1" "$failed" "" "phase ${1%%-*}, $2: requests not answered 200"
+  figure "p99.$1" "$p99" ms "phase ${1%%-*}, $2: the clients' p99"
+  figure "gap.$1" "$gap" ms "phase ${1%%-*}, $2: the longest time without an answer"
+  PHASE_ROWS+=("${1%%-*}|$2|$ok|$failed|$p99|$gap|$failures")
+  printf '%-44s ok %6d  failed %4d  p99 %5s ms  longest gap %5s ms  failures: %s\n' "${1%%-*} $2" "$ok" "$failed" \
+    "$p99" "$gap" "$failures"
+}
+# spread_figures KEY PREFIX: the answers of PREFIX that named a pid, per host, as figures answers.KEY.HOST; sets SPREAD
+# (host2=N host3=N ...) and HOSTS_USED (how many hosts answered)
+SPREAD_ROWS=()
+spread_figures() {
+  local pair n row=$1 h
+  SPREAD=$(spread "$2")
+  HOSTS_USED=$(wc -w <<<"$SPREAD")
+  for h in host2 host3 host4; do
+    pair=$(tr ' ' '\n' <<<"$SPREAD" | grep "^$h=" || true)
+    n=${pair#*=}
+    figure "answers.$1.$h" "${n:--}" "" "phase $1: answers from $h"
+    row="$row|${n:--}"
+  done
+  SPREAD_ROWS+=("$row")
 }
 ACKED=0 LOAN_FAILED=0
-# ledger LABEL PREFIX...: adds the loans of PREFIX to the books and compares them with the counter
+# ledger KEY PREFIX...: adds the loans of PREFIX to the books after phase KEY and compares them with the counter; the
+# figure counter-minus-acknowledged.KEY and a row of the ledger table
+LEDGER_ROWS=()
 ledger() {
-  local label=$1 ok failed c
+  local key=$1 label="phase $1" ok failed c
   shift
   read -r ok failed < <(outcome "$@")
   ACKED=$((ACKED + ok))
@@ -227,6 +271,8 @@ ledger() {
   c=$(counter 0)
   LEDGER_OK=false
   if [ $((c - ACKED)) -ge 0 ] && [ $((c - ACKED)) -le "$LOAN_FAILED" ]; then LEDGER_OK=true; fi
+  figure "counter-minus-acknowledged.$key" $((c - ACKED)) "" "after $label: the counter - the loans acknowledged"
+  LEDGER_ROWS+=("$label|$c|$ACKED|$((c - ACKED))|$LOAN_FAILED|$LEDGER_OK")
   printf '%-34s counter %d - acknowledged %d = %d (failed loan requests so far: %d): %s\n' "ledger after $label" \
     "$c" "$ACKED" $((c - ACKED)) "$LOAN_FAILED" "$LEDGER_OK"
   [ "$LEDGER_OK" = true ] || LEDGER_BROKEN="$LEDGER_BROKEN $label"
@@ -237,48 +283,59 @@ marked_ms() {
   awk -v h="$2" -v t0="$3" -v re="$4" '$1 >= t0 { for (i = 2; i <= NF; i++) if (index($i, h "=") == 1 &&
       substr($i, length(h) + 2) ~ re) { printf "%.0f\n", ($1 - t0) * 1000; f = 1; exit } } END { if (!f) print "-" }' "$1"
 }
-down_up() { # STATS_FILE HOST T_FAULT [T_BACK]: when the balancer marked HOST down after T_FAULT, and up after T_BACK
-  local down up
-  down=$(marked_ms "$1" "$2" "$3" '^(DOWN|MAINT)')
+# down_up KEY CHECK HOST T_FAULT [T_BACK]: when the balancer checking CHECK (drain or ready) marked HOST down after
+# T_FAULT, and up after T_BACK: the figures marked-down-ms.KEY.HOST (and marked-up-ms.KEY.HOST), a row of the
+# balancer table, and the words in DOWN_UP
+BALANCER_ROWS=()
+down_up() {
+  local key=$1 check=$2 host=$3 down up=-
+  down=$(marked_ms "$OUT/stats-$check.txt" "$host" "$4" '^(DOWN|MAINT)')
+  figure "marked-down-ms.$key.$host" "$down" ms "phase ${key%%-*}, $check check: $host marked down, after the fault"
   if [ "$down" = - ]; then
-    echo "$2 never marked down"
-  elif [ -n "${4:-}" ]; then
-    up=$(marked_ms "$1" "$2" "$4" '^UP')
-    echo "$2 marked down ${down} ms after the fault, up again ${up} ms after it came back"
+    DOWN_UP="$host never marked down"
+  elif [ -n "${5:-}" ]; then
+    up=$(marked_ms "$OUT/stats-$check.txt" "$host" "$5" '^UP')
+    figure "marked-up-ms.$key.$host" "$up" ms "phase ${key%%-*}, $check check: $host marked up, after it came back"
+    DOWN_UP="$host marked down ${down} ms after the fault, up again ${up} ms after it came back"
   else
-    echo "$2 marked down ${down} ms after the fault"
+    DOWN_UP="$host marked down ${down} ms after the fault"
   fi
+  BALANCER_ROWS+=("${key%%-*}|$check|$host|${down/#-/never}|$up")
 }
 now_s() { echo "$EPOCHREALTIME"; }
 
 # --- 1: 900 loans through the balancer ------------------------------------------------------------------------
-echo "## 1: 900 loans through the balancer"
+echo "## 1: $LOANS loans through the balancer"
 before=$(counter 0)
-start_load "$OUT/p1" "$LB/loan" 6 150
+start_load "$OUT/p1" "$LB/loan" 6 $((LOANS / 6))
 for pid in "${LOAD_CLIENTS[@]}"; do wait_pid "$pid" || true; done
 LOAD_CLIENTS=()
-summary "900 loans" "$OUT/p1"
+summary 1 "$LOANS loans" "$OUT/p1"
 distinct=$(cat "$OUT"/p1.[0-9]* | awk '$3 == 200' | grep -o '"loanCounter":[0-9]*' | sort -u | wc -l)
 after=$(counter 0)
-p1_spread=$(spread "$OUT/p1")
-echo "distinct counts $distinct, counter $before -> $after (+$((after - before))), by host: $p1_spread"
-ledger "phase 1" "$OUT/p1"
+figure distinct-counts.1 "$distinct" "" "phase 1: distinct loan counts in the answers"
+figure counter-rise.1 $((after - before)) "" "phase 1: the counter's rise"
+spread_figures 1 "$OUT/p1"
+p1_hosts=$HOSTS_USED
+echo "distinct counts $distinct, counter $before -> $after (+$((after - before))), by host: $SPREAD"
+ledger 1 "$OUT/p1"
 echo
 
 # --- 2: one login, 30 session checks --------------------------------------------------------------------------
 echo "## 2: a login through the balancer, then 30 session checks"
+# A login that fails (or times out) leaves no token: the session checks then fail, and phase 2's verdict says so.
 token=$(curl -s --max-time 30 -X POST "$LB/member/login" -H 'Content-Type: application/json' \
-  -d '{"member":"ada","password":"password"}' | sed -n 's/.*"token":"\([^"]*\)".*/\1/p')
+  -d '{"member":"ada","password":"password"}' | sed -n 's/.*"token":"\([^"]*\)".*/\1/p') || true
 : >"$OUT/p2.1"
 for _ in $(seq 30); do
   t0=$EPOCHREALTIME
   r=$(curl -s --max-time 10 -H "Authorization: Bearer $token" -w '\n%{http_code} %{exitcode}' "$LB/member/session") || true
   echo "$t0 $EPOCHREALTIME ${r##*$'\n'} ${r%$'\n'*}" >>"$OUT/p2.1"
 done
-summary "30 session checks" "$OUT/p2"
+summary 2 "30 session checks" "$OUT/p2"
 read -r p2_ok _ < <(outcome "$OUT/p2")
-p2_spread=$(spread "$OUT/p2")
-echo "login: $([ -n "$token" ] && echo "a token" || echo "no token"); valid answers by host: $p2_spread"
+spread_figures 2 "$OUT/p2"
+echo "login: $([ -n "$token" ] && echo "a token" || echo "no token"); valid answers by host: $SPREAD"
 echo
 
 # --- 3: a host killed, hung, stopped ----------------------------------------------------------------------------
@@ -296,9 +353,12 @@ orphans_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
 orphans_left=$(running_pids $workers | wc -l)
 sleep 5
 stop_load "$OUT/p3a"
-summary "3a host2 primary SIGKILLed" "$OUT/p3a"
-echo "host2's workers: $orphans_left left, all gone after ${orphans_ms} ms; balancer: $(down_up "$OUT/stats-drain.txt" host2 "$t_fault")"
-ledger "3a" "$OUT/p3a"
+summary 3a "host2 primary SIGKILLed" "$OUT/p3a"
+figure workers-left.3a "$orphans_left" "" "phase 3a: the killed primary's workers still running"
+figure workers-gone-ms.3a "$orphans_ms" ms "phase 3a: the killed primary's workers all gone, after the SIGKILL"
+down_up 3a drain host2 "$t_fault"
+echo "host2's workers: $orphans_left left, all gone after ${orphans_ms} ms; balancer: $DOWN_UP"
+ledger 3a "$OUT/p3a"
 start_host 2 --drain-delay 0   # for 3d
 
 # 3b: host3's JVMs stopped for 6 s, then continued.
@@ -308,9 +368,10 @@ sleep 2
 freeze_for 6 $(host_jvms 3)
 sleep 5
 stop_load "$OUT/p3b"
-summary "3b host3 SIGSTOP 6 s, SIGCONT" "$OUT/p3b"
-echo "balancer: $(down_up "$OUT/stats-drain.txt" host3 "$t_fault" "$t_back")"
-ledger "3b" "$OUT/p3b"
+summary 3b "host3 SIGSTOP 6 s, SIGCONT" "$OUT/p3b"
+down_up 3b drain host3 "$t_fault" "$t_back"
+echo "balancer: $DOWN_UP"
+ledger 3b "$OUT/p3b"
 
 # sigterm_phase ID N LABEL: under a steady load of loans, SIGTERM to host N's primary; prints how long the host took
 # to exit, the balancer's view and the ledger.
@@ -323,8 +384,10 @@ sigterm_phase() {
   stop_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
   sleep 2
   stop_load "$OUT/p$id"
-  summary "$id $label" "$OUT/p$id"
-  echo "host$n exited ${stop_ms} ms after SIGTERM; balancer: $(down_up "$OUT/stats-drain.txt" "host$n" "$t_fault")"
+  summary "$id" "$label" "$OUT/p$id"
+  figure "exit-ms.$id" "$stop_ms" ms "phase $id: host$n exited, after SIGTERM"
+  down_up "$id" drain "host$n" "$t_fault"
+  echo "host$n exited ${stop_ms} ms after SIGTERM; balancer: $DOWN_UP"
   ledger "$id" "$OUT/p$id"
 }
 
@@ -343,24 +406,30 @@ wait_until 30 all_up "$STATS" || { echo "the hosts did not come back UP" >&2; ex
 echo
 
 # --- 4: rolling restart of every host --------------------------------------------------------------------------
-echo "## 4: a rolling restart (SIGHUP) of the three hosts, one after the other, under load"
 restarts_done() { grep -c '^rolling restart done' "$1" || true; }
 restarted() { [ "$(restarts_done "$1")" -gt 0 ]; }
-start_load "$OUT/p4" "$LB/loan"
-sleep 2
-roll_ms=()
-for n in 2 3 4; do
-  t=$(now_ms)
-  kill -HUP "${PRIMARY_OF[$n]}"
-  wait_until 180 restarted "${LOG_OF[$n]}" || { echo "host$n's rolling restart did not finish" >&2; exit 1; }
-  roll_ms+=("host$n=$(($(now_ms) - t))ms")
-done
-sleep 2
-stop_load "$OUT/p4"
-summary "4 rolling restart of 3 hosts" "$OUT/p4"
-read -r _ p4_failed < <(outcome "$OUT/p4")
-echo "each host's rolling restart took: ${roll_ms[*]}"
-ledger "phase 4" "$OUT/p4"
+if [ -n "$ROLL_HOSTS" ]; then
+  echo "## 4: a rolling restart (SIGHUP) of $ROLL_NAMES, one host after another, under load"
+  start_load "$OUT/p4" "$LB/loan"
+  sleep 2
+  roll_ms=()
+  for n in $ROLL_HOSTS; do
+    t=$(now_ms)
+    kill -HUP "${PRIMARY_OF[$n]}"
+    wait_until 180 restarted "${LOG_OF[$n]}" || { echo "host$n's rolling restart did not finish" >&2; exit 1; }
+    t=$(($(now_ms) - t))
+    figure "rolling-restart-ms.host$n" "$t" ms "phase 4: host$n's rolling restart, SIGHUP to done"
+    roll_ms+=("host$n=${t}ms")
+  done
+  sleep 2
+  stop_load "$OUT/p4"
+  summary 4 "rolling restart of $ROLL_NAMES" "$OUT/p4"
+  read -r _ p4_failed < <(outcome "$OUT/p4")
+  echo "each host's rolling restart took: ${roll_ms[*]}"
+  ledger 4 "$OUT/p4"
+else
+  echo "## 4: no rolling restart (ROLL_HOSTS is empty, as --short leaves it)"
+fi
 echo
 
 # --- 5: the Redis master killed --------------------------------------------------------------------------------
@@ -389,14 +458,17 @@ back_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
 sleep 3
 touch "$OUT/p5n.stop"
 stop_load "$OUT/p5"
-summary "5 master SIGKILL, --store-replicas 1" "$OUT/p5"
-summary "5 beside it, --store-replicas 0" "$OUT/p5n"
+summary 5 "Redis master SIGKILL, --store-replicas 1" "$OUT/p5"
+summary 5-no-replica "beside it, --store-replicas 0" "$OUT/p5n"
+figure failover-ms.5 "$failover_ms" ms "phase 5: the Sentinels named a new master, after the SIGKILL"
+figure replica-back-ms.5 "$back_ms" ms "phase 5: the old master back as the new one's replica, after the SIGKILL"
 echo "Sentinels named :$new the master ${failover_ms} ms after the SIGKILL; the old master was back as its replica after ${back_ms} ms"
-ledger "phase 5" "$OUT/p5"
+ledger 5 "$OUT/p5"
 P5_LEDGER=$LEDGER_OK
 read -r n_ok n_failed < <(outcome "$OUT/p5n")
 c1=$(counter 1)
 n_lost=$((before1 + n_ok - c1))
+figure lost.5-no-replica $(( n_lost > 0 ? n_lost : 0 )) "" "phase 5, --store-replicas 0: acknowledged loans lost"
 echo "--store-replicas 0: counter $before1 -> $c1, acknowledged $n_ok, failed $n_failed: $(( n_lost > 0 ? n_lost : 0 )) acknowledged loans lost"
 echo
 
@@ -412,43 +484,80 @@ freeze_for 8 $DATA_PIDS
 sleep 5
 for p in drain-books drain-loan ready-books ready-loan; do touch "$OUT/p6-$p.stop"; done
 stop_load "$OUT/p6-drain-books"
-for p in drain-books drain-loan ready-books ready-loan; do summary "6 $p" "$OUT/p6-$p"; done
-for h in host2 host3 host4; do
-  echo "drain-check balancer: $(down_up "$OUT/stats-drain.txt" "$h" "$t_fault" "$t_back");" \
-    "readiness-check balancer: $(down_up "$OUT/stats-ready.txt" "$h" "$t_fault" "$t_back")"
+for p in drain-books drain-loan ready-books ready-loan; do
+  summary "6-$p" "Redis hung: /${p#*-}, ${p%-*} check" "$OUT/p6-$p"
 done
-ledger "phase 6" "$OUT/p6-drain-loan" "$OUT/p6-ready-loan"
-read -r db_ok db_failed < <(outcome "$OUT/p6-drain-books")
-read -r rb_ok rb_failed < <(outcome "$OUT/p6-ready-books")
-echo
-echo "took $((SECONDS - START_S)) s"
+for h in host2 host3 host4; do
+  down_up 6-drain drain "$h" "$t_fault" "$t_back"
+  drain_words=$DOWN_UP
+  down_up 6-ready ready "$h" "$t_fault" "$t_back"
+  echo "drain-check balancer: $drain_words; readiness-check balancer: $DOWN_UP"
+done
+ledger 6 "$OUT/p6-drain-loan" "$OUT/p6-ready-loan"
+read -r _ db_failed < <(outcome "$OUT/p6-drain-books")
+read -r _ rb_failed < <(outcome "$OUT/p6-ready-books")
 echo
 
+# --- tables ----------------------------------------------------------------------------------------------------
+# table_rows ROW...: each ROW (fields joined by |) as a row of the table begun last
+table_rows() {
+  local row fields
+  for row in "$@"; do
+    IFS='|' read -r -a fields <<<"$row"
+    table_row "${fields[@]}"
+  done
+}
+table phases "what the clients saw in each phase (one run)" phase what ok failed "p99 ms" "longest gap ms" failures
+table_rows "${PHASE_ROWS[@]}"
+table_end
+table spread "answers that named a worker, by host" phase host2 host3 host4
+table_rows "${SPREAD_ROWS[@]}"
+table_end
+table balancer "when a balancer marked a host down after the fault, and up after it came back (ms)" \
+  phase check host "down ms" "up ms"
+table_rows "${BALANCER_ROWS[@]}"
+table_end
+table ledger "the ledger after each phase that sends loans: counter - acknowledged in [0, failed]" \
+  after counter acknowledged "counter - acknowledged" "failed loan requests so far" holds
+table_rows "${LEDGER_ROWS[@]}"
+table_end
+
 # --- verdicts ------------------------------------------------------------------------------------------------
-read -r p1_ok p1_failed < <(outcome "$OUT/p1")
-hosts_used=$(wc -w <<<"$p1_spread")
-verdict "phase 1: 900 loans acknowledged ($p1_ok, $p1_failed failed), 900 distinct counts ($distinct)" \
-  "$(truth [ "$p1_ok" -eq 900 ] && [ "$distinct" -eq 900 ])"
-verdict "phase 1: the counter rose by exactly 900 ($((after - before)))" "$(truth [ $((after - before)) -eq 900 ])"
-verdict "phase 1: all three hosts answered ($p1_spread)" "$(truth [ "$hosts_used" -ge 3 ])"
-verdict "phase 2: 30 of 30 session checks valid ($p2_ok), answered by: $p2_spread" "$(truth [ "$p2_ok" -eq 30 ])"
-for p in p3a p3b p3c p3d; do
-  read -r ok failed < <(outcome "$OUT/$p")
-  verdict "phase ${p#p}: requests lost ($failed of $((ok + failed))): 0" "$(truth [ "$failed" -eq 0 ])"
+read -r p1_ok _ < <(outcome "$OUT/p1")
+verdict "phase 1: the loans acknowledged, each with a distinct count" "$LOANS acknowledged, $LOANS distinct counts" \
+  "$(truth [ "$p1_ok" -eq "$LOANS" ] && [ "$distinct" -eq "$LOANS" ])" "$BASIS"
+verdict "phase 1: the counter rose by exactly the loans sent" "counter rise == $LOANS" \
+  "$(truth [ $((after - before)) -eq "$LOANS" ])" "$BASIS"
+verdict "phase 1: all three hosts answered" "answers from 3 hosts" "$(truth [ "$p1_hosts" -ge 3 ])" "$BASIS"
+verdict "phase 2: every session check valid, whichever host answers" "30 of 30 valid" "$(truth [ "$p2_ok" -eq 30 ])" \
+  "$BASIS"
+for p in "3a|a host's primary SIGKILLed" "3b|a host hung" "3c|a host stopped with the default drain" \
+    "3d|a host stopped with --drain-delay 0"; do
+  IFS='|' read -r id what <<<"$p"
+  read -r _ failed < <(outcome "$OUT/p$id")
+  verdict "phase $id, $what: no request lost" "0 failed requests" "$(truth [ "$failed" -eq 0 ])" "$BASIS"
 done
-verdict "phase 3a: the killed primary's workers exit within 2 s ($orphans_left left after ${orphans_ms} ms)" \
-  "$(truth [ "$orphans_left" -eq 0 ] && holds "$orphans_ms" '<=' 2000)"
-verdict "phase 4: a rolling restart of all hosts loses no request ($p4_failed failed)" "$(truth [ "$p4_failed" -eq 0 ])"
-verdict "phase 5: no acknowledged loan lost in the failover (ledger, --store-replicas 1)" "$P5_LEDGER"
-if [ "$n_lost" -gt 0 ]; then
-  verdict "phase 5: --store-replicas 0 lost acknowledged loans in the failover ($n_lost)" true
+verdict "phase 3a: the killed primary's workers exit" "0 left within 2000 ms" \
+  "$(truth [ "$orphans_left" -eq 0 ] && holds "$orphans_ms" '<=' 2000)" "$BASIS"
+if [ -n "$ROLL_HOSTS" ]; then
+  verdict "phase 4: a rolling restart of the hosts loses no request" \
+    "0 failed requests through the rolling restart of $ROLL_NAMES" "$(truth [ "$p4_failed" -eq 0 ])" "$BASIS"
 else
-  verdict "phase 5: --store-replicas 0 lost acknowledged loans in the failover" \
-    "not reproduced: 0 of $n_ok lost (loopback replication lags microseconds; RedisSentinelIT freezes the replica)"
+  verdict "phase 4: a rolling restart of the hosts loses no request" "0 failed requests through a rolling restart" \
+    "not measured: no host to restart (ROLL_HOSTS is empty, as --short leaves it)" "$BASIS"
 fi
-verdict "phase 6: with the drain check /books stays up through the outage ($db_failed of $((db_ok + db_failed)) failed)" \
-  "$(truth [ "$db_failed" -eq 0 ])"
-verdict "phase 6: with the readiness check /books goes down with Redis ($rb_failed of $((rb_ok + rb_failed)) failed)" \
-  "$(truth [ "$rb_failed" -gt 0 ])"
-verdict "the ledger holds after every phase (counter - acknowledged in [0, failed])${LEDGER_BROKEN:+; broken after$LEDGER_BROKEN}" \
-  "$(truth [ -z "$LEDGER_BROKEN" ])"
+verdict "phase 5: no acknowledged loan lost in the failover, --store-replicas 1" \
+  "counter - acknowledged in [0, failed loan requests]" "$P5_LEDGER" "$BASIS"
+if [ "$n_lost" -gt 0 ]; then
+  verdict "phase 5: --store-replicas 0 lost acknowledged loans in the failover" "acknowledged loans lost > 0" true "$BASIS"
+else
+  verdict "phase 5: --store-replicas 0 lost acknowledged loans in the failover" "acknowledged loans lost > 0" \
+    "not reproduced: loopback replication lags microseconds (RedisSentinelIT freezes the replica)" "$BASIS"
+fi
+verdict "phase 6: with the drain check /books stays up through the outage" "0 of the /books requests failed" \
+  "$(truth [ "$db_failed" -eq 0 ])" "$BASIS"
+verdict "phase 6: with the readiness check /books goes down with Redis" "some of the /books requests failed (> 0)" \
+  "$(truth [ "$rb_failed" -gt 0 ])" "$BASIS"
+verdict "the ledger holds after every phase" "counter - acknowledged in [0, failed loan requests so far], each time" \
+  "$(truth [ -z "$LEDGER_BROKEN" ])" "$BASIS"
+end_experiment

@@ -3,27 +3,26 @@
 # lock, native) beside a light /books client, on every JDK given, with virtual threads (default carriers) and with
 # --threads platform. Little's law bounds the rate at 50 / 0.1 s = 500 req/s; a virtual thread pinned for its whole
 # wait holds its carrier, so a pinned kind cannot pass carriers / 0.1 s. The server counts the pins it sees (JFR's
-# jdk.VirtualThreadPinned, in /runtime).
+# jdk.VirtualThreadPinned, in /runtime). ROUNDS rounds (3) of SECONDS_PER_KIND (3) a kind, the kinds in turn on one
+# server; every round is recorded and each verdict stands on their median. --short: one round of 1 s.
 #
 #   experiments/11-what-pins.sh [--short]       JAVA_HOMES="/jdk21 /jdk25" (spaces or colons) or JAVA_HOME
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
 
-SECONDS_PER_KIND=${SECONDS_PER_KIND:-5}
-if [ "${1:-}" = --short ]; then
-  SECONDS_PER_KIND=2
-elif [ -n "${1:-}" ]; then
-  echo "usage: experiments/11-what-pins.sh [--short]" >&2
-  exit 2
-fi
+run_mode "$@"
+require_tools jq
+# 3 rounds of 3 s a kind: 3 rounds of 5 s would not fit the 3 minutes the full record allows this experiment, and
+# --short's 45 s allow one round of 1 s.
+ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
+SECONDS_PER_KIND=${SECONDS_PER_KIND:-$(full_or_short 3 1)}
 CLIENTS=50
 WAIT_MS=100
 BOOKS_RATE=50
 KINDS=(none monitor lock native)
 BOUND=$((CLIENTS * 1000 / WAIT_MS))
-require_tools jq
-begin_experiment 11-what-pins
+begin_experiment 11-what-pins "Which ways of waiting pin a virtual thread's carrier, and what does a pinned wait cost the server?"
 BUILD_JAVA=$JAVA
 
 homes=()
@@ -42,11 +41,18 @@ for home in "${homes[@]}"; do
 done
 [ ${#jdks[@]} -gt 0 ] || { echo "no JDK 21 or newer in JAVA_HOMES or JAVA_HOME" >&2; exit 1; }
 echo "jdks:     ${jdks[*]}"
-echo "load:     $CLIENTS concurrent GET /catalog/lookup?ms=$WAIT_MS&inside=KIND for $SECONDS_PER_KIND s per kind"
+echo "requests: $CLIENTS concurrent GET /catalog/lookup?ms=$WAIT_MS&inside=KIND for $SECONDS_PER_KIND s per kind"
 echo "          (after $CLIENTS warm-up requests), beside GET /books at $BOOKS_RATE req/s (open loop)"
+echo "rounds:   $ROUNDS, the kinds in turn in each"
 echo "servers:  default carriers (virtual) and --threads platform, each in its own JVM of each JDK"
 echo "bound:    Little's law $CLIENTS / ${WAIT_MS} ms = $BOUND req/s; pinned: carriers / ${WAIT_MS} ms"
 echo
+setting rounds "$ROUNDS"
+setting seconds-per-kind "$SECONDS_PER_KIND"
+setting clients "$CLIENTS"
+setting wait-ms "$WAIT_MS"
+setting books-rate "$BOOKS_RATE"
+setting jdks "${jdks[*]}"
 
 # runtime_field NAME: the integer NAME of the server's /runtime (pinned.events is "events").
 runtime_field() {
@@ -73,7 +79,7 @@ settled_pins() {
 }
 
 rows=()
-declare -A rate books pins carriers
+declare -A refused
 for home in "${jdks[@]}"; do
   JAVA=$home/bin/java
   jdk=$(java_major "$JAVA")
@@ -83,28 +89,42 @@ for home in "${jdks[@]}"; do
     [ "$model" = platform ] && options=(--threads platform)
     start_server "$OUT/$key.server.log" "${options[@]}"
     wait_until 60 watching || { echo "jdk $jdk $model: the server never started watching for pins" >&2; exit 1; }
-    carriers[$key]=$(runtime_field carriers)
+    [ "$model" = virtual ] && figure "carriers.$key" "$(runtime_field carriers)" "" "JDK $jdk virtual: carriers"
     for kind in "${KINDS[@]}"; do
-      path="/catalog/lookup?ms=$WAIT_MS&inside=$kind"
-      http_get "$SERVER_URL$path"
+      http_get "$SERVER_URL/catalog/lookup?ms=$WAIT_MS&inside=$kind"
       if [ "$HTTP_STATUS" != 200 ]; then
         echo "jdk $jdk $model $kind: $HTTP_STATUS $(jq -r .message <<<"$HTTP_BODY" 2>/dev/null)"
-        rate[$key-$kind]=- books[$key-$kind]=- pins[$key-$kind]="$HTTP_STATUS"
-        continue
+        refused[$key-$kind]=$HTTP_STATUS
       fi
-      before=$(settled_pins)
-      start_bg "$OUT/$key-$kind.books.txt" "$BUILD_JAVA" -jar "$JAR" load --url "$SERVER_URL" \
-        --path /books --rate "$BOOKS_RATE" --duration "$((SECONDS_PER_KIND + 2))s" --json "$OUT/$key-$kind.books.json"
-      books_pid=$BG_PID
-      JAVA=$BUILD_JAVA loan_runtime load --url "$SERVER_URL" --path "$path" --concurrency "$CLIENTS" \
-        --warmup-requests "$CLIENTS" --duration "${SECONDS_PER_KIND}s" --label "JDK $jdk $model $kind" \
-        --json "$OUT/$key-$kind.json" > "$OUT/$key-$kind.txt"
-      wait_pid "$books_pid" || true
-      pins[$key-$kind]=$(( $(settled_pins) - before ))
-      rate[$key-$kind]=$(fixed 0 "$(json_get "$OUT/$key-$kind.json" .throughputPerS)")
-      books[$key-$kind]=$(fixed 1 "$(json_get "$OUT/$key-$kind.books.json" .latencyMs.p99)")
-      printf 'jdk %-3s %-8s %-8s %6s req/s  /books p99 %8s ms  pinned %s\n' "$jdk" "$model" "$kind" \
-        "${rate[$key-$kind]}" "${books[$key-$kind]}" "${pins[$key-$kind]}"
+    done
+    pins_now=$(settled_pins)
+    for ((round = 1; round <= ROUNDS; round++)); do
+      for kind in "${KINDS[@]}"; do
+        case=$key-$kind
+        if [ -n "${refused[$case]:-}" ]; then
+          for name in rate share books-p99 pins; do figure "$name.$case" -; done
+          continue
+        fi
+        run=$OUT/$case-$round
+        start_bg "$run.books.txt" "$BUILD_JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /books \
+          --rate "$BOOKS_RATE" --duration "$((SECONDS_PER_KIND + 2))s" --json "$run.books.json"
+        books_pid=$BG_PID
+        JAVA=$BUILD_JAVA loan_runtime load --url "$SERVER_URL" --path "/catalog/lookup?ms=$WAIT_MS&inside=$kind" \
+          --concurrency "$CLIENTS" --warmup-requests "$CLIENTS" --duration "${SECONDS_PER_KIND}s" \
+          --label "JDK $jdk $model $kind" --json "$run.json" > "$run.txt"
+        # The pins settle while the /books client sends its last requests (they do not pin).
+        before=$pins_now
+        pins_now=$(settled_pins)
+        wait_pid "$books_pid" || true
+        rate=$(fixed 0 "$(json_get "$run.json" .throughputPerS)")
+        figure "rate.$case" "$rate" req/s "JDK $jdk $model, $kind: req/s"
+        figure "share.$case" "$(calc 'a / b' "$rate" "$BOUND")" "" "JDK $jdk $model, $kind: share of Little's bound"
+        figure "books-p99.$case" "$(fixed 1 "$(json_get "$run.books.json" .latencyMs.p99)")" ms \
+          "JDK $jdk $model, $kind: /books p99"
+        figure "pins.$case" $((pins_now - before)) events "JDK $jdk $model, $kind: pin events"
+        printf 'round %d  jdk %-3s %-8s %-8s %6s req/s  /books p99 %8s ms  pinned %s\n' "$round" "$jdk" "$model" \
+          "$kind" "$rate" "$(figure_values "books-p99.$case" | tail -1)" $((pins_now - before))
+      done
     done
     stop_server "$SERVER_PID"
     rows+=("$key")
@@ -113,54 +133,52 @@ done
 JAVA=$BUILD_JAVA
 echo
 
-{
-  echo "| JDK | threads | inside | req/s | of Little's $BOUND | carrier bound | /books p99 ms | pinned events |"
-  echo "|---|---|---|---:|---:|---:|---:|---:|"
-  for key in "${rows[@]}"; do
-    for kind in "${KINDS[@]}"; do
-      cb=$((${carriers[$key]} * 1000 / WAIT_MS))
-      [ "${key#*-}" = platform ] && cb="-"
-      printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "${key%%-*}" "${key#*-}" "$kind" "${rate[$key-$kind]}" \
-        "$(calc 'a / b' "${rate[$key-$kind]}" "$BOUND")" "$cb" "${books[$key-$kind]}" "${pins[$key-$kind]}"
-    done
+table results "$CLIENTS concurrent ${WAIT_MS} ms waits by where the thread waits (medians of $ROUNDS x $SECONDS_PER_KIND s)" \
+  JDK threads inside req/s "of Little's $BOUND" "carrier bound req/s" "/books p99 ms" "pin events a round"
+for key in "${rows[@]}"; do
+  for kind in "${KINDS[@]}"; do
+    cb=-
+    [ "${key#*-}" = virtual ] && cb=$(fixed 0 "$(calc 'a * 1000 / b' "$(figure_median "carriers.$key")" "$WAIT_MS")")
+    table_row "${key%%-*}" "${key#*-}" "$kind" "$(fixed 0 "$(figure_median "rate.$key-$kind")")" \
+      "$(fixed 3 "$(figure_median "share.$key-$kind")")" "$cb" "$(fixed 1 "$(figure_median "books-p99.$key-$kind")")" \
+      "${refused[$key-$kind]:-$(figure_median "pins.$key-$kind")}"
   done
-} | tee "$OUT/table.md"
-echo
+done
+table_end
 
 nproc_bound=$(($(nproc) * 1000 / WAIT_MS))
 for key in "${rows[@]}"; do
   jdk=${key%%-*} model=${key#*-}
-  verdict "JDK $jdk $model: none and lock keep >= 0.6 of Little's bound" \
-    "$(holds "${rate[$key-none]}" '>=' "0.6 * $BOUND" && holds "${rate[$key-lock]}" '>=' "0.6 * $BOUND" \
-      && echo true || echo false)"
-  if [ "$model" = virtual ]; then
-    if num "${rate[$key-native]}"; then
-      verdict "JDK $jdk virtual: native stays under nproc / ${WAIT_MS} ms x 1.5 = $((nproc_bound * 3 / 2))" \
-        "$(truth holds "${rate[$key-native]}" '<=' "1.5 * $nproc_bound")"
-    else
-      verdict "JDK $jdk virtual: native stays under nproc / ${WAIT_MS} ms x 1.5" \
-        "not measured: the server answered ${pins[$key-native]} (no FFM on JDK $jdk)"
-    fi
-    if [ "$jdk" -ge 24 ]; then
-      verdict "JDK $jdk virtual: monitor does not pin (no events, >= 0.6 of the bound)" \
-        "$(holds "${pins[$key-monitor]}" '==' 0 && holds "${rate[$key-monitor]}" '>=' "0.6 * $BOUND" \
-          && echo true || echo false)"
-    else
-      verdict "JDK $jdk virtual: monitor pins (events, <= nproc / ${WAIT_MS} ms x 1.5)" \
-        "$(holds "${pins[$key-monitor]}" '>' 0 && holds "${rate[$key-monitor]}" '<=' "1.5 * $nproc_bound" \
-          && echo true || echo false)"
-    fi
+  verdict_on "JDK $jdk $model: none and lock keep most of Little's bound" "share.$key-@(none|lock)" '>=' 0.6
+  [ "$model" = virtual ] || continue
+  if [ -z "${refused[$key-native]:-}" ]; then
+    verdict_on "JDK $jdk virtual: native pins: it stays under the bound of nproc carriers" "rate.$key-native" '<=' \
+      "1.5 * $nproc_bound"
+  else
+    verdict "JDK $jdk virtual: native pins: it stays under the bound of nproc carriers" \
+      "median of rate.$key-native <= 1.5 * $nproc_bound" \
+      "not measured: the server answered ${refused[$key-native]} (no FFM on JDK $jdk)"
+  fi
+  if [ "$jdk" -ge 24 ]; then
+    verdict_on "JDK $jdk virtual: monitor does not pin: no pin events" "pins.$key-monitor" '==' 0
+    verdict_on "JDK $jdk virtual: monitor does not pin: it keeps most of Little's bound" "share.$key-monitor" '>=' 0.6
+  else
+    verdict_on "JDK $jdk virtual: monitor pins: pin events" "pins.$key-monitor" '>' 0
+    verdict_on "JDK $jdk virtual: monitor pins: it stays under the bound of nproc carriers" "rate.$key-monitor" '<=' \
+      "1.5 * $nproc_bound"
   fi
 done
 
-# One bar per kind and server: req/s against Little's bound.
+# One bar per kind and server: the median req/s against Little's bound.
 jq -n --arg kinds "${KINDS[*]}" --argjson bound "$BOUND" '{categories: ($kinds | split(" ")), series: []}' \
   > "$OUT/bars.json"
 for key in "${rows[@]}"; do
-  values=$(for kind in "${KINDS[@]}"; do r=${rate[$key-$kind]}; num "$r" && echo "$r" || echo 0; done | jq -s -c .)
+  values=$(for kind in "${KINDS[@]}"; do r=$(figure_median "rate.$key-$kind"); num "$r" && echo "$r" || echo 0; done \
+    | jq -s -c .)
   jq --arg name "JDK ${key%%-*} ${key#*-}" --argjson values "$values" \
     '.series += [{"label": $name, "values": $values}]' "$OUT/bars.json" > "$OUT/bars.tmp" && mv "$OUT/bars.tmp" "$OUT/bars.json"
 done
-loan_runtime chart bars --title "$CLIENTS concurrent ${WAIT_MS} ms waits: req/s by where the thread waits" \
+loan_runtime chart bars --title "$CLIENTS concurrent ${WAIT_MS} ms waits: req/s by where the thread waits (medians)" \
   --x-label "inside" --y-label "req/s" --mark "$BOUND" --mark-label "Little's law: $CLIENTS / ${WAIT_MS} ms" \
   --out "$OUT/what-pins.png" "$OUT/bars.json"
+end_experiment
