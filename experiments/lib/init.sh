@@ -6,11 +6,13 @@
 #     set -euo pipefail
 #     cd "$(dirname "$0")/.."
 #     source experiments/lib/init.sh
-#     begin_experiment 09-request-stages          # OUT=experiments/results/09-...: emptied; jar built; run header
+#     run_mode "$@"                                # --short or nothing
+#     begin_experiment 01-demo "Do light requests wait?"   # OUT emptied; jar built; run header; record begun
 #     start_server "$OUT/server.log" --carriers 1  # SERVER_PID, SERVER_URL; stopped by PID at exit, however it ends
-#     loan_runtime probe --url "$SERVER_URL" --json "$OUT/probe.json" > "$OUT/probe.txt"
-#     ratio=$(json_get "$OUT/probe.json" '.summary.lightOverHeavy')
-#     verdict "light requests wait for the heavy one (light >= 0.8 x heavy)" "$(truth holds "$ratio" '>=' 0.8)"
+#     loan_runtime probe --url "$SERVER_URL" --rounds 3 --json "$OUT/probe.json" > "$OUT/probe.txt"
+#     while read -r _ _ _ ratio; do figure ratio "$ratio"; done < <(probe_rounds "$OUT/probe.json")
+#     verdict_on "light requests wait for the heavy one" ratio '>=' 0.8
+#     end_experiment                               # $OUT/record.json
 #
 # Sourcing it finds a JDK >= 21 (JAVA, JAVA_HOME, JAR) and sets the one EXIT trap, which empties the cleanup stack:
 # every process started through start_bg (so every start_* function) and every make_temp_dir directory is undone
@@ -73,16 +75,27 @@
 #   median                         the median of the numbers on stdin; "-" for none
 #   field FILE REGEX N             the Nth field of FILE's first line that matches REGEX
 #   json_get FILE FILTER           a jq FILTER over FILE, raw; "-" when missing or null
+#   probe_rounds FILE              per round of a probe --json FILE: heavy s, light median s, light max s, light/heavy
 # wrk.sh      wrk's text output
 #   wrk_rate FILE                  requests per second
 #   wrk_ms FILE 50%|90%|99%|max    a latency in ms (2 decimals; the percentiles need --latency)
 #   wrk_errors FILE                its socket-error and non-2xx lines, joined
 # report.sh   what every experiment prints
-#   begin_experiment NAME          OUT=experiments/results/NAME emptied, build_once, print_header
+#   begin_experiment NAME QUESTION   OUT=experiments/results/NAME emptied, build_once, print_header, the record begun
 #   print_header NAME              the run header: date, commit, machine, load, java, output
 #   require_tools TOOL...          exit 1 naming the first TOOL that is not installed
-#   verdict CLAIM RESULT           one line: "verdict: CLAIM ... RESULT" (true, false, or why not measured)
 #   truth CMD...                   "true" when CMD succeeds, else "false"
+# record.sh   the run's record, $OUT/record.json (experiments/record.sh keeps it in docs/results/)
+#   run_mode "$@"                  --short (RUN_MODE=short) or nothing (full); --help; else exit 2
+#   full_or_short FULL SHORT       FULL or SHORT by RUN_MODE
+#   setting NAME VALUE             a setting of the run
+#   figure KEY VALUE [UNIT [LABEL]]   one round's value of a figure (call once per round)
+#   figure_values KEY, figure_median KEY   a figure's rounds so far, their median
+#   verdict CLAIM GOAL RESULT [BASIS]  "verdict: CLAIM (GOAL) RESULT (BASIS)" for a one-off observation
+#   verdict_on CLAIM KEY_GLOB OP LIMIT [all]   a claim on the figures' medians (or every round), with rounds held
+#   table NAME TITLE COLUMN..., table_row VALUE..., table_end   a table, printed aligned and recorded
+#   cpu_idle_percent SECONDS       how idle the CPUs were over the next SECONDS
+#   end_experiment                 writes $OUT/record.json
 
 if [ -z "${_LOAN_LIB_LOADED:-}" ]; then
   _LOAN_LIB_LOADED=1

@@ -9,12 +9,15 @@ port_in_use() {
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
-# free_port: prints a port of 127.0.0.1 where nothing listens (connection refused), picked at random from
-# 20000-60000; status 1 when 50 tries found none. Free when asked: a port another process takes in the meantime
-# makes the server that wanted it fail to start, loudly.
+# free_port: prints a port of 127.0.0.1 where nothing listens (connection refused), picked at random below the
+# kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768 up by default: the local ports of outgoing connections
+# come from there, and one of them may hold the port by the time a server binds it); status 1 when 50 tries found
+# none. Free when asked: a port another process takes in the meantime makes the server that wanted it fail to start,
+# loudly.
 free_port() {
-  local port
-  for port in $(shuf -i 20000-60000 -n 50); do
+  local port low=32768
+  read -r low _ < /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  for port in $(shuf -i 10000-$((low - 1)) -n 50); do
     if ! port_in_use "$port"; then
       echo "$port"
       return 0

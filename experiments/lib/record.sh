@@ -126,6 +126,7 @@ figure_median() {
 # ("one run" unless given). A claim on figures with rounds goes through verdict_on instead.
 verdict() {
   local basis=${4:-one run}
+  [ "$RUN_MODE" = short ] && basis="$basis; short run"
   _print_verdict "$1" "$2" "$3" "$basis"
   printf '%s\t%s\t%s\t%s\t\t\n' "$1" "$2" "$3" "$basis" >> "$_REC/verdicts.tsv"
 }
@@ -214,8 +215,9 @@ end_experiment() {
     --argjson load "$(_loadavg_json)" --argjson seconds $((SECONDS - _REC_T0)) '
     def lines($s): $s | split("\n") | map(select(length > 0) | split("\t"));
     def value: if test("^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$") then tonumber else null end;
+    def tidy: if . == null then null else (. * 1000000 | round) / 1000000 end;
     def median: sort | if length == 0 then null elif length % 2 == 1 then .[(length - 1) / 2]
-                       else (.[length / 2 - 1] + .[length / 2]) / 2 end;
+                       else (.[length / 2 - 1] + .[length / 2]) / 2 | tidy end;
     (lines($figures) | reduce .[] as $r ({order: [], by: {}};
         (if .by[$r[0]] == null then .order += [$r[0]] | .by[$r[0]] = {key: $r[0], unit: "", label: "", rounds: []}
          else . end)
