@@ -12,21 +12,17 @@
 # process's median pair. Each server is warmed up by two wrk runs: the first run's connections closing makes the JIT
 # throw away and recompile the request path (uncommon traps), which would otherwise land in the first pair.
 #
-#   experiments/12-stage-cost.sh [--short]      ROUNDS=3, PAIRS=3, RUN_S=8, WARM_S=30 (--short: 1, 2, 4, 8)
+#   experiments/12-stage-cost.sh [--short]      ROUNDS=3, PAIRS=3, RUN_S=8, WARM_S=30 (--short: 1, 2, 4, 8); a value
+#                                               set in the environment wins
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
 
-ROUNDS=${ROUNDS:-3}
-PAIRS=${PAIRS:-3}
-RUN_S=${RUN_S:-8}
-WARM_S=${WARM_S:-30}
-if [ "${1:-}" = --short ]; then
-  ROUNDS=1; PAIRS=2; RUN_S=4; WARM_S=8
-elif [ -n "${1:-}" ]; then
-  echo "usage: experiments/12-stage-cost.sh [--short]" >&2
-  exit 2
-fi
+run_mode "$@"
+ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
+PAIRS=${PAIRS:-$(full_or_short 3 2)}
+RUN_S=${RUN_S:-$(full_or_short 8 4)}
+WARM_S=${WARM_S:-$(full_or_short 30 8)}
 for name in ROUNDS PAIRS RUN_S WARM_S; do
   if [[ ! ${!name} =~ ^[1-9][0-9]*$ ]]; then
     echo "12-stage-cost.sh: $name must be a positive whole number, was '${!name}'" >&2
@@ -42,10 +38,15 @@ if [ "$(nproc)" -lt 2 ]; then
   echo "12-stage-cost.sh: needs 2 CPUs (servers on CPU 0, clients on CPU 1), this machine has $(nproc)" >&2
   exit 1
 fi
-begin_experiment 12-stage-cost
+begin_experiment 12-stage-cost \
+  "How much more CPU per /books request do serve, its pin watch and its stages take than bare Helidon?"
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
 echo "rounds:  $ROUNDS, each with fresh servers; $PAIRS pairs of ${RUN_S} s per server and round;" \
   "warm-up 2 x $((WARM_S / 2)) s per server; wrk -t1 -c50 /books"
+setting rounds "$ROUNDS"
+setting pairs "$PAIRS"
+setting run-seconds "$RUN_S"
+setting warm-up-seconds "$WARM_S"
 
 # The servers: bare is the baseline every other one runs beside; bare-2 is a second copy of it (the control).
 KINDS=(bare-2 unwatched serve stages)
@@ -122,54 +123,71 @@ done
 echo
 echo "Per pair: CPU microseconds per request of bare Helidon and of the server beside it; the ratio bare / server is"
 echo "the server's throughput per CPU as a share of bare Helidon's (1.00: as cheap; 0.95: 5% more CPU per request)."
-printf '%-6s %-10s %5s %14s %14s %8s\n' round server pair "bare us/req" "server us/req" ratio
-# One line per pair whose two wrk runs both counted requests: round kind pair bare_us server_us ratio.
-awk -v tick="$TICK_US" '$5 != "-" && $7 != "-" && $5 > 0 && $7 > 0 && $6 > 0 {
-  printf "%s %s %s %.9f %.9f %.9f\n", $1, $2, $3, $4 * tick / $5, $6 * tick / $7, ($4 / $5) / ($6 / $7)
-}' "$OUT/pairs.txt" > "$OUT/ratios.txt"
-awk '{ printf "%-6s %-10s %5s %14.2f %14.2f %8.3f\n", $1, $2, $3, $4, $5, $6 }' "$OUT/ratios.txt"
-awk '$5 == "-" || $7 == "-" { print "round " $1 " " $2 " pair " $3 ": a wrk run failed or had errors (" $0 "), left out" }' \
-  "$OUT/pairs.txt"
+# Every pair is a round of its kind's figures; a pair whose wrk runs did not both count requests is "-" in them.
+# ratios.txt: one line per pair, round kind ratio.
+table pairs "CPU per /books request, each pair: bare Helidon and the server beside it at the same time" \
+  round server pair "bare CPU us/req" "server CPU us/req" "bare/server"
+while read -r round kind pair base_ticks base_requests kind_ticks kind_requests; do
+  base_us=-; kind_us=-; ratio=-
+  if [ "$base_requests" = - ] || [ "$kind_requests" = - ] || [ "$kind_ticks" -eq 0 ]; then
+    echo "round $round $kind pair $pair: a wrk run failed or had errors, left out"
+  else
+    read -r base_us kind_us ratio < <(awk -v bt="$base_ticks" -v br="$base_requests" -v kt="$kind_ticks" \
+      -v kr="$kind_requests" -v tick="$TICK_US" 'BEGIN { printf "%.2f %.2f %.4f\n", bt * tick / br, kt * tick / kr,
+        (bt / br) / (kt / kr) }')
+  fi
+  figure "us-per-request.bare-beside-$kind" "$base_us" us "bare Helidon's CPU per request beside ${LABEL[$kind]}"
+  figure "us-per-request.$kind" "$kind_us" us "CPU per request: ${LABEL[$kind]}"
+  figure "pair-ratio.$kind" "$ratio" "" "bare / server CPU per request, one pair: ${LABEL[$kind]}"
+  table_row "$round" "$kind" "$pair" "$base_us" "$kind_us" "$ratio"
+  echo "$round $kind $ratio" >> "$OUT/ratios.txt"
+done < "$OUT/pairs.txt"
+table_end
 
-# One line per process: round kind median-of-its-pairs.
+# A kind's figure in a round is its process's median pair. The control (bare-2) ran beside the same bare peer in the
+# same round, so dividing by it takes out what that round's peer gained from running in every pair.
+declare -A M
 for round in $(seq "$ROUNDS"); do
   for kind in "${KINDS[@]}"; do
-    m=$(awk -v r="$round" -v k="$kind" '$1 == r && $2 == k { print $6 }' "$OUT/ratios.txt" | sort -g | median)
-    if [ "$m" != - ]; then echo "$round $kind $m"; fi
+    M[$kind]=$(awk -v r="$round" -v k="$kind" '$1 == r && $2 == k { print $3 }' "$OUT/ratios.txt" | median)
+    figure "ratio.$kind" "${M[$kind]}" "" "bare / server CPU per request, the round's process: ${LABEL[$kind]}"
   done
-done > "$OUT/processes.txt"
-
-declare -A MEDIAN
-echo
-echo "Per kind: the median over its processes (one per round) of each process's median pair, the slowest and the"
-echo "fastest process; 'corrected' divides by the control's median: the bare peer every pair shares has run in every"
-echo "pair, and the control shows what that is worth to it."
-printf '%-38s %8s %8s %8s %9s %10s\n' "server (beside bare Helidon)" median min max processes corrected
+  for kind in unwatched serve stages; do
+    figure "corrected.$kind" "$(calc 'a / b' "${M[$kind]}" "${M[bare-2]}")" "" \
+      "the same divided by the control's: ${LABEL[$kind]}"
+  done
+  figure control-error "$(calc 'a < 1 ? 1 - a : a - 1' "${M[bare-2]}")" "" \
+    "how far the control's ratio is from 1"
+  # A ratio is bare's CPU per request over the server's, so a / b - 1 is how much more CPU per request b takes than a.
+  figure cost.pin-watch "$(calc '(a / b - 1) * 100' "${M[unwatched]}" "${M[serve]}")" % \
+    "more CPU per request with the pin watch than with --pin-watch off"
+  figure cost.stages "$(calc '(a / b - 1) * 100' "${M[serve]}" "${M[stages]}")" % \
+    "more CPU per request with --stages on than without"
+done
 for kind in "${KINDS[@]}"; do
-  mapfile -t sorted < <(awk -v k="$kind" '$2 == k { print $3 }' "$OUT/processes.txt" | sort -g)
-  if [ "${#sorted[@]}" -eq 0 ]; then
+  if [ "$(figure_median "ratio.$kind")" = - ]; then
     echo "12-stage-cost.sh: no valid pair for ${LABEL[$kind]}" >&2
     exit 1
   fi
-  MEDIAN[$kind]=$(printf '%s\n' "${sorted[@]}" | median)
-  printf '%-38s %8s %8s %8s %9s %10s\n' "${LABEL[$kind]}" "$(fixed 3 "${MEDIAN[$kind]}")" \
-    "$(fixed 3 "${sorted[0]}")" "$(fixed 3 "${sorted[-1]}")" "${#sorted[@]}" \
-    "$(fixed 3 "$(calc 'a / b' "${MEDIAN[$kind]}" "${MEDIAN[bare-2]}")")"
 done
-serve=$(calc 'a / b' "${MEDIAN[serve]}" "${MEDIAN[bare-2]}")
-stages=$(calc 'a / b' "${MEDIAN[stages]}" "${MEDIAN[bare-2]}")
-# A kind's ratio is bare's CPU per request over its own, so a / b - 1 is how much more CPU per request b takes than a.
-watch_cost=$(calc '(a / b - 1) * 100' "${MEDIAN[unwatched]}" "${MEDIAN[serve]}")
-stages_cost=$(calc '(a / b - 1) * 100' "${MEDIAN[serve]}" "${MEDIAN[stages]}")
-echo "the pin watch's cost: $(fixed 1 "$watch_cost")% more CPU per request than with --pin-watch off (from the medians)"
-echo "the stages' cost: $(fixed 1 "$stages_cost")% more CPU per request with --stages on than without (from the medians)"
 
 echo
-verdict "the method's error is small: a second bare Helidon within 0.95-1.05 of the first" \
-  "$(truth holds "(${MEDIAN[bare-2]} >= 0.95) && (${MEDIAN[bare-2]} <= 1.05)" '==' 1)"
-verdict "serve (default) does >= 0.95 x bare Helidon's /books throughput per CPU (corrected)" \
-  "$(truth holds "$serve" '>=' 0.95)"
-verdict "serve --stages on does >= 0.95 x bare Helidon's /books throughput per CPU (corrected)" \
-  "$(truth holds "$stages" '>=' 0.95)"
-verdict "the stages cost < 2% of /books throughput (the bar for recording them by default)" \
-  "$(truth holds "$stages_cost" '<' 2)"
+table costs "/books throughput per CPU as a share of bare Helidon's (its CPU per request / the server's): over the \
+rounds, each process's median pair; corrected: divided by the same round's control" \
+  "server (beside bare Helidon)" median min max rounds corrected
+for kind in "${KINDS[@]}"; do
+  corrected=-
+  [ "$kind" = bare-2 ] || corrected=$(figure_median "corrected.$kind")
+  mapfile -t sorted < <(figure_values "ratio.$kind" | grep -v '^-$' | sort -g)
+  table_row "${LABEL[$kind]}" "$(figure_median "ratio.$kind")" "${sorted[0]}" "${sorted[-1]}" "${#sorted[@]}" "$corrected"
+done
+table_end
+echo "the pin watch's cost: $(figure_median cost.pin-watch)% more CPU per request than with --pin-watch off (median)"
+echo "the stages' cost: $(figure_median cost.stages)% more CPU per request with --stages on than without (median)"
+
+echo
+verdict_on "the method's error is small: a second bare Helidon costs what the first does" control-error '<=' 0.05
+verdict_on "serve (default) does nearly bare Helidon's /books throughput per CPU (corrected)" corrected.serve '>=' 0.95
+verdict_on "serve --stages on does nearly bare Helidon's /books throughput per CPU (corrected)" corrected.stages '>=' 0.95
+verdict_on "the stages cost little enough of /books throughput to record them by default" cost.stages '<' 2
+end_experiment

@@ -7,12 +7,15 @@
 # Figures, one stage file each under experiments/bench/: 1 /books keep-alive throughput; 2 /books beside a saturated
 # crypto pool (throughput, p99); 3 scrypt cost (one derivation, derivations/s with a pool of one thread per core);
 # 4 worker start and replacement after kill -9; 5 waiting work at 1,000 and 10,000 concurrent 100 ms waits (Little's
-# law, memory). Prints the configuration, one section per figure, then a table: target, project, peer, ratio, goal,
-# met. JSON: experiments/results/bench/bench.json.
+# law, memory). Prints the configuration, one section per figure, then the summary table (target, project, peer,
+# ratio, goal, met) and a verdict on each goal, on the median of its repetitions' ratios. Every timed run is a round
+# of its figure in the record, experiments/results/bench/record.json.
 #
-# Usage: experiments/bench.sh [--quick | --smoke]
+# Usage: experiments/bench.sh [--short | --quick | --smoke]
+#   --short  the record's quick pass: one short run per figure, without the variants beside the defaults (conscrypt,
+#            bouncycastle, unpinned, the peers of figure 5) and without 10,000 waits
 #   --quick  short runs, one repetition (development)
-#   --smoke  every stage once, for seconds; figures printed, no verdicts (CI)
+#   --smoke  every stage once, for seconds; figures printed, no verdicts ("not measured: --smoke") (CI)
 # Needs jq; wrk for throughput and node for the Node.js peer (it skips what needs a missing one and says so).
 # BENCH_JVM_FLAGS (space-separated) go to every JVM server, the project's and the bare Helidon peer alike.
 # BENCH_PIN=false runs every process on every CPU (by default figures 1 and 2 pin servers and clients apart).
@@ -20,24 +23,33 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MODE=full
-case "${1:-}" in
-  "") ;;
-  --quick) MODE=quick ;;
-  --smoke) MODE=smoke ;;
-  -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-  *) echo "bench.sh: unknown option '$1' (allowed: --quick, --smoke)" >&2; exit 2 ;;
-esac
+args=()   # what run_mode reads
+for arg in "$@"; do
+  case $arg in
+    --quick) MODE=quick ;;
+    --smoke) MODE=smoke ;;
+    --short|-h|--help) args+=("$arg") ;;
+    *) echo "bench.sh: unknown option '$arg' (allowed: --short, --quick, --smoke, --help)" >&2; exit 2 ;;
+  esac
+done
 
 source experiments/lib/init.sh
+run_mode "${args[@]}"
+if [ "$RUN_MODE" = short ] && [ "$MODE" = full ]; then MODE=short; fi
+# --quick and --smoke are quick passes too: the record's mode and the verdicts' basis say so
+if [ "$MODE" != full ]; then RUN_MODE=short; fi
 require_tools jq
-begin_experiment bench
+begin_experiment bench "How does the loan service measure up to bare Helidon and a Node.js peer, figure by figure, on this machine?"
 
 CORES=$(nproc)
+EVERY_VARIANT=true   # --short leaves out the variants beside the defaults
 case $MODE in
   full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=3; WAIT_LEVELS=(1000 10000)
       WAIT_S=5 ;;
   quick) REPS=1; WARM_S=1; DUR_S=3; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000 10000)
       WAIT_S=3 ;;
+  short) REPS=1; WARM_S=1; DUR_S=2; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000)
+      WAIT_S=2; EVERY_VARIANT=false ;;
   smoke) REPS=1; WARM_S=1; DUR_S=1; RATE=100; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(200)
       WAIT_S=1 ;;
 esac
@@ -70,14 +82,6 @@ peer() { local kind=$1 log=$2; shift 2; start_peer "$kind" "$log" "${SERVER_CPU[
 loan_load() { "${CLIENT_CPU[@]}" "$JAVA" -jar "$JAR" load "$@"; }
 # wrk_threads: one wrk thread per CPU the client has.
 wrk_threads() { if [ ${#CLIENT_CPU[@]} -gt 0 ]; then echo 1; else echo 2; fi; }
-# wrk_median NAME rate|p99: the median over the timed runs $OUT/NAME.N.wrk.
-wrk_median() {
-  local f
-  for f in "$OUT/$1".[0-9]*.wrk; do
-    [ -f "$f" ] || continue
-    if [ "$2" = rate ]; then wrk_rate "$f"; else wrk_ms "$f" 99%; fi
-  done | median
-}
 # load_errors FILE: the errors of a load --json FILE as load prints them ("none", "status 503=2 timeout=1"), or "-".
 load_errors() {
   json_get "$1" '.errors | if length == 0 then "none" else to_entries | map("\(.key)=\(.value)") | join(" ") end'
@@ -85,11 +89,30 @@ load_errors() {
 section() { echo; echo "=== $* ==="; }
 skip() { echo "skipped: $*"; }
 
-# Results: every target is one row of the table; every figure goes to bench.json. A missing figure is "-".
+# ratios KEY A B: figure KEY, a round for each round of the figures A and B: A's value over B's ("-" where one is
+# missing), so that a goal on a ratio stands on every repetition.
+ratios() {
+  local a b
+  paste <(figure_values "$2") <(figure_values "$3") | while IFS=$'\t' read -r a b; do
+    figure "$1" "$(calc 'a / b' "${a:--}" "${b:--}")"
+  done
+}
+
+# The summary: one row per target (TARGET|PROJECT|PEER|PEER_FIGURE|RATIO|GOAL|MET), and the verdicts on the goals
+# (CLAIM|KEY|OP|LIMIT), given after it.
 ROWS=()
-FIGURES=()
-figure() { FIGURES+=("$1=$2"); }   # figure KEY VALUE
-row() { ROWS+=("$1|$2|$3|$4|$5|$6|$7"); }   # row TARGET PROJECT PEER_LABEL PEER RATIO GOAL MET
+CLAIMS=()
+# target TARGET PROJECT PEER PEER_FIGURE RATIO [CLAIM KEY OP LIMIT]: a row of the summary (figures: medians, "-" when
+# missing); with a goal, KEY's median OP LIMIT is the row's "met" and CLAIM the verdict on KEY.
+target() {
+  local goal=- met=-
+  if [ $# -gt 5 ]; then
+    goal="$8 $9"
+    met=$(met "$(figure_median "$7")" "$8" "$9")
+    CLAIMS+=("$6|$7|$8|$9")
+  fi
+  ROWS+=("$1|$2|$3|$4|$5|$goal|$met")
+}
 # met VALUE OP LIMIT: yes | no | n/a (missing figure) | smoke (no verdicts in --smoke)
 met() {
   num "$1" || { echo n/a; return; }
@@ -99,6 +122,17 @@ met() {
 
 # --- configuration -------------------------------------------------------------------------------------------------
 echo "mode:    $MODE (repetitions $REPS, wrk warm-up ${WARM_S}s, timed runs ${DUR_S}s, open-loop rate ${RATE}/s)"
+setting mode "$MODE"
+setting repetitions "$REPS"
+setting warm-up-seconds "$WARM_S"
+setting run-seconds "$DUR_S"
+setting open-loop-rate "$RATE"
+setting scrypt-single-runs "$SCRYPT_SINGLE"
+setting scrypt-requests-per-client "$SCRYPT_PER_CLIENT"
+setting wait-levels "${WAIT_LEVELS[*]}"
+setting wait-seconds "$WAIT_S"
+setting jvm-flags "${JVM_FLAGS[*]:-none}"
+setting pinned "$CAN_PIN"
 echo "jvm flags: ${JVM_FLAGS[*]:-(none, as 'java -jar target/loan-runtime.jar')}"
 if $HAVE_NODE; then echo "node:    $(command -v node) $(node --version)"; else echo "node:    missing: the Node.js peer is skipped"; fi
 if $HAVE_WRK; then echo "wrk:     $WRK_VERSION"; else echo "wrk:     missing: the wrk throughput figures are skipped"; fi
@@ -119,29 +153,19 @@ source experiments/bench/5-waits.sh
 
 # --- summary -------------------------------------------------------------------------------------------------------
 section "summary ($MODE; $(date -u +%Y-%m-%d), nproc $CORES, $("$JAVA" -version 2>&1 | head -1 | cut -d'"' -f2), node $($HAVE_NODE && node --version || echo -))"
-printf '%-44s %10s %-24s %10s %7s %-10s %s\n' target project peer "peer-fig" ratio goal met
+table summary "every target: the project's figure and the peer's (medians over the repetitions), the median of the \
+repetitions' ratios, the goal" target project peer "peer figure" ratio goal met
 for line in "${ROWS[@]}"; do
-  IFS='|' read -r t p pl pv ra g m <<< "$line"
-  printf '%-44s %10s %-24s %10s %7s %-10s %s\n' "$t" "$p" "$pl" "$pv" "$ra" "$g" "$m"
+  IFS='|' read -r -a cells <<< "$line"
+  table_row "${cells[@]}"
 done
-
-json_value() { if num "$1"; then printf '%s' "$1"; elif [ "$1" = - ]; then printf null; else printf '"%s"' "$1"; fi; }
-{
-  printf '{\n  "mode": "%s",\n  "date": "%s",\n  "nproc": %s,\n' "$MODE" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$CORES"
-  printf '  "java": "%s",\n  "node": "%s",\n  "wrk": "%s",\n' "$("$JAVA" -version 2>&1 | head -1 | tr -d '"')" \
-    "$($HAVE_NODE && node --version || echo missing)" "$WRK_VERSION"
-  printf '  "jvmFlags": "%s",\n  "repetitions": %s,\n  "figures": {' "${JVM_FLAGS[*]:-}" "$REPS"
-  sep=""
-  for f in "${FIGURES[@]}"; do printf '%s\n    "%s": %s' "$sep" "${f%%=*}" "$(json_value "${f#*=}")"; sep=","; done
-  printf '\n  },\n  "targets": ['
-  sep=""
-  for line in "${ROWS[@]}"; do
-    IFS='|' read -r t p pl pv ra g m <<< "$line"
-    printf '%s\n    {"target": "%s", "project": %s, "peer": "%s", "peerFigure": %s, "ratio": %s, "goal": "%s", "met": "%s"}' \
-      "$sep" "$t" "$(json_value "$p")" "$pl" "$(json_value "$pv")" "$(json_value "$ra")" "$g" "$m"
-    sep=","
-  done
-  printf '\n  ]\n}\n'
-} > "$OUT/bench.json"
-echo
-echo "json: $OUT/bench.json"
+table_end
+for claim in "${CLAIMS[@]}"; do
+  IFS='|' read -r text key op limit <<< "$claim"
+  if [ "$MODE" = smoke ]; then
+    verdict "$text" "median of $key $op $limit" "not measured: --smoke"
+  else
+    verdict_on "$text" "$key" "$op" "$limit"
+  fi
+done
+end_experiment

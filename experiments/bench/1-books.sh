@@ -2,11 +2,12 @@
 # Figure 1 of experiments/bench.sh (sourced by it): /books keep-alive throughput of one process with default
 # settings, the project against the bare Helidon peer and the Node.js peer, servers pinned to CPU 0 and wrk to CPU 1.
 # All servers are up at once and the timed runs alternate, so a change in the machine's other load hits each alike.
-# Figures books_rps_*; targets "1 /books req/s vs Node.js" (>= 1.5) and "vs bare Helidon" (>= 0.9).
+# Figures books.rate.*, books.ratio.* (one round per repetition); targets "1 /books req/s vs Node.js" (>= 1.5) and
+# "vs bare Helidon" (>= 0.9).
 
 pinned
 section "1. /books keep-alive throughput, one process, default settings (wrk -t$(wrk_threads) -c50)"
-declare -A books_url books_pid books_rate=([project]=- [bare]=- [node]=-)
+declare -A books_url books_pid
 if ! $HAVE_WRK; then
   skip "figure 1 needs wrk"
 else
@@ -34,22 +35,22 @@ else
     for kind in "${books_kinds[@]}"; do
       "${CLIENT_CPU[@]}" wrk -t"$(wrk_threads)" -c50 -d"${DUR_S}s" "${books_url[$kind]}/books" \
         > "$OUT/1-$kind.$i.wrk" 2>&1 || true
+      figure "books.rate.$kind" "$(wrk_rate "$OUT/1-$kind.$i.wrk")" req/s "/books keep-alive throughput: $kind"
       printf '%-8s run %d: %10s req/s  %s\n' "$kind" "$i" "$(wrk_rate "$OUT/1-$kind.$i.wrk")" \
         "$(wrk_errors "$OUT/1-$kind.$i.wrk")"
     done
   done
   for kind in "${books_kinds[@]}"; do
-    books_rate[$kind]=$(wrk_median "1-$kind" rate)
     stop_server "${books_pid[$kind]}"
   done
-  printf 'median req/s: project %s, bare Helidon %s, Node.js %s\n' "${books_rate[project]}" "${books_rate[bare]}" \
-    "${books_rate[node]}"
+  printf 'median req/s: project %s, bare Helidon %s, Node.js %s\n' "$(figure_median books.rate.project)" \
+    "$(figure_median books.rate.bare)" "$(figure_median books.rate.node)"
 fi
-figure books_rps_project "${books_rate[project]}"
-figure books_rps_bare_helidon "${books_rate[bare]}"
-figure books_rps_node "${books_rate[node]}"
-r=$(calc 'a / b' "${books_rate[project]}" "${books_rate[node]}")
-row "1 /books req/s vs Node.js" "${books_rate[project]}" "node" "${books_rate[node]}" "$r" ">= 1.5" "$(met "$r" '>=' 1.5)"
-r=$(calc 'a / b' "${books_rate[project]}" "${books_rate[bare]}")
-row "1 /books req/s vs bare Helidon" "${books_rate[project]}" "bare-helidon" "${books_rate[bare]}" "$r" ">= 0.9" \
-  "$(met "$r" '>=' 0.9)"
+ratios books.ratio.vs-node books.rate.project books.rate.node
+ratios books.ratio.vs-bare books.rate.project books.rate.bare
+target "1 /books req/s vs Node.js" "$(figure_median books.rate.project)" node "$(figure_median books.rate.node)" \
+  "$(figure_median books.ratio.vs-node)" "1 /books keep-alive: the project serves well ahead of the Node.js peer" \
+  books.ratio.vs-node '>=' 1.5
+target "1 /books req/s vs bare Helidon" "$(figure_median books.rate.project)" bare-helidon \
+  "$(figure_median books.rate.bare)" "$(figure_median books.ratio.vs-bare)" \
+  "1 /books keep-alive: the project keeps up with bare Helidon" books.ratio.vs-bare '>=' 0.9

@@ -9,7 +9,9 @@
 # The light route is warmed up under the heavy stream, after the first derivations: that also lets the first young
 # collections pass, which with the one-CPU JVM's Serial collector copy each new scrypt workspace once into the old
 # generation (G1, with two or more CPUs, allocates it there at once).
-# Figures heavy_books_*; targets "2 /books req/s, pool saturated" (>= 1 x Node.js), "2 /books p99 ms" (<= 1 x).
+# --short leaves out conscrypt and the unpinned runs.
+# Figures heavy.* (wrk's: one round per repetition; the open loop's: one run); targets "2 /books req/s, pool
+# saturated" (>= 1 x Node.js), "2 /books p99 ms" (<= 1 x).
 
 section "2. /books beside heavy work: the crypto pool kept saturated by /member/verify-pooled clients"
 
@@ -40,15 +42,14 @@ wrk_runs() {
   done
 }
 
-heavy_kinds=(project project-conscrypt)
+heavy_kinds=(project)
+if $EVERY_VARIANT; then heavy_kinds+=(project-conscrypt); fi
 if $HAVE_NODE; then heavy_kinds+=(node); else skip "the Node.js peer (no node)"; fi
-if $CAN_PIN; then
+if $CAN_PIN && $EVERY_VARIANT; then
   heavy_kinds+=(project-unpinned project-idle-unpinned)
   if $HAVE_NODE; then heavy_kinds+=(node-unpinned node-idle-unpinned); fi
 fi
-declare -A heavy_rate heavy_p99 heavy_co_p99
 for kind in "${heavy_kinds[@]}"; do
-  heavy_rate[$kind]=-; heavy_p99[$kind]=-; heavy_co_p99[$kind]=-
   if [[ $kind == *-unpinned ]]; then unpinned; else pinned; fi
   case $kind in
     project-conscrypt) server "$OUT/2-$kind.server.log" --scrypt conscrypt ;;
@@ -69,18 +70,22 @@ for kind in "${heavy_kinds[@]}"; do
   if $HAVE_WRK; then
     # a longer warm-up than figure 1's: the first young collections must pass (see above)
     WARM_S=$((WARM_S * 2)) wrk_runs "2-$kind" "$url/books" -t1 -c10 --latency
-    heavy_rate[$kind]=$(wrk_median "2-$kind" rate)
-    heavy_p99[$kind]=$(wrk_median "2-$kind" p99)
-    echo "$kind: wrk /books ${heavy_rate[$kind]} req/s, p99 ${heavy_p99[$kind]} ms (medians of $REPS)"
+    for i in $(seq "$REPS"); do
+      figure "heavy.rate.$kind" "$(wrk_rate "$OUT/2-$kind.$i.wrk")" req/s "/books throughput beside heavy work: $kind"
+      figure "heavy.p99.$kind" "$(wrk_ms "$OUT/2-$kind.$i.wrk" 99%)" ms "/books p99 (wrk) beside heavy work: $kind"
+    done
+    echo "$kind: wrk /books $(figure_median "heavy.rate.$kind") req/s, p99 $(figure_median "heavy.p99.$kind") ms" \
+      "(medians of $REPS)"
   else
     skip "wrk /books throughput and p99 (no wrk)"
   fi
   if [[ $kind != *-unpinned ]]; then
     loan_load --url "$url" --path /books --rate "$RATE" --duration "${DUR_S}s" --warmup-requests "$RATE" \
       --timeout 30s --json "$OUT/2-$kind.open-loop.json" > "$OUT/2-$kind.open-loop.txt" 2>&1 || true
-    heavy_co_p99[$kind]=$(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.json" .latencyMs.p99)")
+    figure "heavy.open-loop-p99.$kind" "$(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.json" .latencyMs.p99)")" ms \
+      "/books p99 at a fixed rate (load --rate, coordinated-omission corrected) beside heavy work: $kind"
     echo "$kind: load --rate $RATE /books p50 $(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.json" .latencyMs.p50)") ms," \
-       "p99 ${heavy_co_p99[$kind]} ms (coordinated-omission corrected)," \
+       "p99 $(figure_median "heavy.open-loop-p99.$kind") ms (coordinated-omission corrected)," \
        "errors $(load_errors "$OUT/2-$kind.open-loop.json")"
   fi
   # derivations are still running: a graceful stop would wait for them
@@ -89,27 +94,40 @@ for kind in "${heavy_kinds[@]}"; do
 done
 unpinned
 
-for kind in project project-conscrypt node project-unpinned node-unpinned project-idle-unpinned node-idle-unpinned; do
-  key=${kind//-/_}
-  figure "heavy_books_rps_$key" "${heavy_rate[$kind]:--}"
-  figure "heavy_books_p99_ms_$key" "${heavy_p99[$kind]:--}"
-  [[ $kind == *-unpinned ]] || figure "heavy_books_open_loop_p99_ms_$key" "${heavy_co_p99[$kind]:--}"
+table heavy "/books beside heavy work: medians over the repetitions (wrk -t1 -c10); the open loop: load --rate $RATE" \
+  server pinned "heavy stream" "req/s" "p99 ms" "open-loop p99 ms"
+for kind in "${heavy_kinds[@]}"; do
+  pin=no
+  if $CAN_PIN && [[ $kind != *-unpinned ]]; then pin=yes; fi
+  table_row "$kind" "$pin" \
+    "$([[ $kind == *-idle-* ]] && echo no || echo yes)" "$(figure_median "heavy.rate.$kind")" \
+    "$(figure_median "heavy.p99.$kind")" "$(figure_median "heavy.open-loop-p99.$kind")"
 done
-r=$(calc 'a / b' "${heavy_p99[project-idle-unpinned]:--}" "${heavy_p99[node-idle-unpinned]:--}")
-row "2 /books p99 ms, idle (unpinned) (info)" "${heavy_p99[project-idle-unpinned]:--}" node \
-  "${heavy_p99[node-idle-unpinned]:--}" "$r" "-" "-"
+table_end
+
+if [[ " ${heavy_kinds[*]} " == *" project-idle-unpinned "* ]]; then
+  ratios heavy.p99-ratio.project-idle-unpinned heavy.p99.project-idle-unpinned heavy.p99.node-idle-unpinned
+  target "2 /books p99 ms, idle (unpinned) (info)" "$(figure_median heavy.p99.project-idle-unpinned)" node \
+    "$(figure_median heavy.p99.node-idle-unpinned)" "$(figure_median heavy.p99-ratio.project-idle-unpinned)"
+fi
 for kind in project project-conscrypt project-unpinned; do
-  [ -n "${heavy_rate[$kind]:-}" ] || continue   # unpinned runs only where pinning is possible
+  [[ " ${heavy_kinds[*]} " == *" $kind "* ]] || continue   # conscrypt and unpinned: not in --short; need pinning
   label=${kind#project}; label=${label:+ (${label#-})}
   other=node; [ "$kind" = project-unpinned ] && other=node-unpinned
-  r=$(calc 'a / b' "${heavy_rate[$kind]}" "${heavy_rate[$other]:--}")
-  row "2 /books req/s, pool saturated$label" "${heavy_rate[$kind]}" node "${heavy_rate[$other]:--}" "$r" ">= 1" \
-    "$(met "$r" '>=' 1)"
-  r=$(calc 'a / b' "${heavy_p99[$kind]}" "${heavy_p99[$other]:--}")
-  row "2 /books p99 ms (wrk)$label" "${heavy_p99[$kind]}" node "${heavy_p99[$other]:--}" "$r" "<= 1" \
-    "$(met "$r" '<=' 1)"
+  ratios "heavy.rate-ratio.$kind" "heavy.rate.$kind" "heavy.rate.$other"
+  ratios "heavy.p99-ratio.$kind" "heavy.p99.$kind" "heavy.p99.$other"
+  target "2 /books req/s, pool saturated$label" "$(figure_median "heavy.rate.$kind")" node \
+    "$(figure_median "heavy.rate.$other")" "$(figure_median "heavy.rate-ratio.$kind")" \
+    "2 /books beside a saturated crypto pool$label: the project serves more than the Node.js peer" \
+    "heavy.rate-ratio.$kind" '>=' 1
+  target "2 /books p99 ms (wrk)$label" "$(figure_median "heavy.p99.$kind")" node \
+    "$(figure_median "heavy.p99.$other")" "$(figure_median "heavy.p99-ratio.$kind")" \
+    "2 /books beside a saturated crypto pool$label: the project's p99 no worse than the Node.js peer's" \
+    "heavy.p99-ratio.$kind" '<=' 1
   [ "$kind" = project-unpinned ] && continue
-  r=$(calc 'a / b' "${heavy_co_p99[$kind]}" "${heavy_co_p99[$other]:--}")
-  row "2 /books p99 ms (load --rate $RATE)$label" "${heavy_co_p99[$kind]}" node "${heavy_co_p99[$other]:--}" "$r" \
-    "<= 1" "$(met "$r" '<=' 1)"
+  ratios "heavy.open-loop-p99-ratio.$kind" "heavy.open-loop-p99.$kind" "heavy.open-loop-p99.$other"
+  target "2 /books p99 ms (load --rate $RATE)$label" "$(figure_median "heavy.open-loop-p99.$kind")" node \
+    "$(figure_median "heavy.open-loop-p99.$other")" "$(figure_median "heavy.open-loop-p99-ratio.$kind")" \
+    "2 /books beside a saturated crypto pool$label: the project's p99 at a fixed rate no worse than Node.js's" \
+    "heavy.open-loop-p99-ratio.$kind" '<=' 1
 done

@@ -8,8 +8,10 @@
 #    thread allocates.
 #  - The young collections that 4 pooled derivations cause on an idle default server, and on one with bouncycastle
 #    for comparison (-Xlog:gc, a logging flag only).
-# Figures scrypt_*, idle_young_collections_*; targets "3 scrypt/s" (>= 0.9), "3 one derivation's CPU ms" (<= 1.05 x
-# Node.js), "3 bytes allocated per derivation" (< 64 KiB), "3 young GCs" (<= 2).
+# --short leaves out bouncycastle and conscrypt.
+# Figures scrypt.* (one derivation's time: a round per request; the others: one run each); targets "3 scrypt/s"
+# (>= 0.9), "3 one derivation's CPU ms" (<= 1.05 x Node.js), "3 bytes allocated per derivation" (< 64 KiB), "3 young
+# GCs" (<= 2).
 
 section "3. scrypt cost (N=65536 r=8 p=8) through HTTP: one derivation, and derivations/s with $CORES pool threads"
 
@@ -35,38 +37,45 @@ curl_rate() {
   calc 'a * 1e3 / b' $((clients * per)) $((t1 - t0))
 }
 
-scrypt_variants=(project:reuse project:bouncycastle project:conscrypt)
+scrypt_variants=(project:reuse)
+if $EVERY_VARIANT; then scrypt_variants+=(project:bouncycastle project:conscrypt); fi
 if $HAVE_NODE; then scrypt_variants+=(node); else skip "Node.js crypto.scrypt (no node)"; fi
-declare -A one_ms pool_rate
+table scrypt "scrypt through HTTP: one derivation (median of $SCRYPT_SINGLE requests) and derivations/s from $CORES \
+clients of $SCRYPT_PER_CLIENT requests each, against the pool's ideal ($CORES x 1 / one derivation)" \
+  provider hasher "one derivation ms" "derivations/s" "ideal/s" "rate/ideal"
 for variant in "${scrypt_variants[@]}"; do
   name=${variant//:/-}
   if [ "$variant" = node ]; then
     peer node "$OUT/3-$name.server.log" "UV_THREADPOOL_SIZE=$CORES"
-    label="node crypto.scrypt"
+    hasher="node crypto.scrypt"
   else
     server "$OUT/3-$name.server.log" --crypto-threads "$CORES" --scrypt "${variant#*:}"
-    label="$name ($(curl -s "$SERVER_URL/runtime" | sed -n 's/.*"hasher":"\([^"]*\)".*/\1/p'))"
+    hasher=$(curl -s "$SERVER_URL/runtime" | sed -n 's/.*"hasher":"\([^"]*\)".*/\1/p')
   fi
   url=$SERVER_URL/member/verify-pooled
   [ "$MODE" = smoke ] || curl -s -o /dev/null --max-time 300 "$url"   # warm-up (JIT)
-  times=()
   for i in $(seq "$SCRYPT_SINGLE"); do
-    times+=("$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url" | awk '{ printf "%.1f", $1 * 1000 }')")
+    figure "scrypt.one-ms.$name" \
+      "$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url" | awk '{ printf "%.1f", $1 * 1000 }')" ms \
+      "one derivation through HTTP: $name"
   done
-  one_ms[$variant]=$(printf '%s\n' "${times[@]}" | median)
-  pool_rate[$variant]=$(curl_rate "$url" "$CORES" "$SCRYPT_PER_CLIENT" "$OUT/3-$name.rate.txt")
-  ideal=$(calc "$CORES * 1000 / a" "${one_ms[$variant]}")
-  ratio=$(calc 'a / b' "${pool_rate[$variant]}" "$ideal")
-  printf '%-28s one derivation %8s ms (runs: %s)   %s clients: %s derivations/s (ideal %s, ratio %s)\n' \
-    "$label" "${one_ms[$variant]}" "${times[*]}" "$CORES" "${pool_rate[$variant]}" "$ideal" "$ratio"
-  figure "scrypt_single_ms_$name" "${one_ms[$variant]}"
-  figure "scrypt_rate_per_s_$name" "${pool_rate[$variant]}"
-  row "3 scrypt/s, pool=$CORES, $name" "${pool_rate[$variant]}" "ideal $CORES x 1/single" "$ideal" "$ratio" ">= 0.9" \
-    "$(met "$ratio" '>=' 0.9)"
+  figure "scrypt.rate.$name" "$(curl_rate "$url" "$CORES" "$SCRYPT_PER_CLIENT" "$OUT/3-$name.rate.txt")" /s \
+    "derivations/s from $CORES clients: $name"
+  figure "scrypt.ideal-rate.$name" "$(calc "$CORES * 1000 / a" "$(figure_median "scrypt.one-ms.$name")")" /s \
+    "$CORES x 1 / one derivation: $name"
+  ratios "scrypt.rate-over-ideal.$name" "scrypt.rate.$name" "scrypt.ideal-rate.$name"
+  echo "$name: one derivation $(figure_values "scrypt.one-ms.$name" | paste -sd' ') ms"
+  table_row "$name" "$hasher" "$(figure_median "scrypt.one-ms.$name")" "$(figure_median "scrypt.rate.$name")" \
+    "$(figure_median "scrypt.ideal-rate.$name")" "$(figure_median "scrypt.rate-over-ideal.$name")"
+  target "3 scrypt/s, pool=$CORES, $name" "$(figure_median "scrypt.rate.$name")" "ideal $CORES x 1/single" \
+    "$(figure_median "scrypt.ideal-rate.$name")" "$(figure_median "scrypt.rate-over-ideal.$name")" \
+    "3 scrypt through HTTP scales with the pool's threads: $name" "scrypt.rate-over-ideal.$name" '>=' 0.9
   stop_server "$SERVER_PID"
 done
-r=$(calc 'a / b' "${one_ms[project:reuse]}" "${one_ms[node]:--}")
-row "3 one derivation ms (info)" "${one_ms[project:reuse]}" node "${one_ms[node]:--}" "$r" "-" "-"
+table_end
+ratios scrypt.one-ms-ratio.vs-node scrypt.one-ms.project-reuse scrypt.one-ms.node
+target "3 one derivation ms (info)" "$(figure_median scrypt.one-ms.project-reuse)" node \
+  "$(figure_median scrypt.one-ms.node)" "$(figure_median scrypt.one-ms-ratio.vs-node)"
 
 cpu_runs=$((SCRYPT_SINGLE + 2))
 loan_runtime derive --threads "$CORES" --single "$cpu_runs" --count "$CORES" --json "$OUT/3-derive.json" \
@@ -94,16 +103,19 @@ if $HAVE_NODE; then
 fi
 echo "one derivation's CPU (median of $cpu_runs): project reuse $reuse_cpu ms, node $node_cpu ms;" \
    "allocated by the deriving thread: $reuse_bytes bytes"
-figure scrypt_cpu_ms_project_reuse "$reuse_cpu"
-figure scrypt_cpu_ms_node "$node_cpu"
-figure scrypt_allocated_bytes_project_reuse "$reuse_bytes"
-r=$(calc 'a / b' "$reuse_cpu" "$node_cpu")
-row "3 one derivation's CPU ms, default provider" "$reuse_cpu" node "$node_cpu" "$r" "<= 1.05" "$(met "$r" '<=' 1.05)"
-row "3 bytes allocated per derivation" "$reuse_bytes" "limit" 65536 "$(calc 'a / b' "$reuse_bytes" 65536)" \
-  "< 64 KiB" "$(met "$reuse_bytes" '<' 65536)"
+figure scrypt.cpu-ms.project-reuse "$reuse_cpu" ms "one derivation's CPU, median of $cpu_runs: project (reuse)"
+figure scrypt.cpu-ms.node "$node_cpu" ms "one derivation's CPU, median of $cpu_runs: node scryptSync"
+figure scrypt.allocated-bytes.project-reuse "$reuse_bytes" bytes "bytes the deriving thread allocates per derivation"
+ratios scrypt.cpu-ratio.vs-node scrypt.cpu-ms.project-reuse scrypt.cpu-ms.node
+target "3 one derivation's CPU ms, default provider" "$reuse_cpu" node "$node_cpu" \
+  "$(figure_median scrypt.cpu-ratio.vs-node)" "3 one derivation costs the default provider no more CPU than Node.js" \
+  scrypt.cpu-ratio.vs-node '<=' 1.05
+target "3 bytes allocated per derivation" "$reuse_bytes" limit 65536 "$(calc 'a / b' "$reuse_bytes" 65536)" \
+  "3 a derivation allocates little: its workspace is reused" scrypt.allocated-bytes.project-reuse '<' 65536
 
-declare -A idle_young
-for provider in reuse bouncycastle; do
+idle_providers=(reuse)
+if $EVERY_VARIANT; then idle_providers+=(bouncycastle); fi
+for provider in "${idle_providers[@]}"; do
   gc_log=$OUT/3-idle-$provider.gc
   server "$OUT/3-idle-$provider.server.log" --jvm "-Xlog:gc:file=$gc_log" --scrypt "$provider"
   curl -s -o /dev/null "$SERVER_URL/books"
@@ -112,14 +124,18 @@ for provider in reuse bouncycastle; do
   loan_load --url "$SERVER_URL" --path /member/verify-pooled --concurrency 4 --requests 4 --timeout 600s \
     --json "$OUT/3-idle-$provider.load.json" > "$OUT/3-idle-$provider.load.txt" 2>&1 || true
   young_after=$(grep -c 'Pause Young' "$gc_log" || true)
-  idle_young[$provider]=$((young_after - young_before))
+  figure "scrypt.idle-young-gcs.$provider" $((young_after - young_before)) "" \
+    "young collections during 4 pooled derivations on an idle server: $provider"
   echo "idle server ($(grep -o 'scrypt=.*' "$OUT/3-idle-$provider.server.log")): 4 pooled derivations" \
-     "(errors $(load_errors "$OUT/3-idle-$provider.load.json")), ${idle_young[$provider]} young" \
+     "(errors $(load_errors "$OUT/3-idle-$provider.load.json")), $((young_after - young_before)) young" \
      "collections; workspaces: $(curl -s "$SERVER_URL/runtime" | grep -o '"scryptWorkspace[^,]*' | tr '\n' ' ')"
   stop_server "$SERVER_PID"
-  figure "idle_young_collections_4_derivations_$provider" "${idle_young[$provider]}"
 done
-row "3 young GCs, 4 pooled derivations, idle" "${idle_young[reuse]}" "limit" 2 \
-  "$(calc 'a / b' "${idle_young[reuse]}" 2)" "<= 2" "$(met "${idle_young[reuse]}" '<=' 2)"
-row "3 the same with bouncycastle (info)" "${idle_young[bouncycastle]}" "limit" 2 \
-  "$(calc 'a / b' "${idle_young[bouncycastle]}" 2)" "-" "-"
+young=$(figure_median scrypt.idle-young-gcs.reuse)
+target "3 young GCs, 4 pooled derivations, idle" "$young" limit 2 "$(calc 'a / b' "$young" 2)" \
+  "3 pooled derivations on an idle default server cause next to no young collections" scrypt.idle-young-gcs.reuse \
+  '<=' 2
+if $EVERY_VARIANT; then
+  young=$(figure_median scrypt.idle-young-gcs.bouncycastle)
+  target "3 the same with bouncycastle (info)" "$young" limit 2 "$(calc 'a / b' "$young" 2)"
+fi

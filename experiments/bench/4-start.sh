@@ -4,10 +4,9 @@
 # (kill -9 of a worker of a 2-worker cluster -> a pid not seen before answering, REPS times). Only a pid that answers
 # on the port is a victim (a standing-by spare does not answer); the project's cluster, with its default warm spare,
 # is given time for its spare to stand by before each kill: its steady state.
-# Figures start_first_answer_ms_*, replacement_ms_*; target "4 kill -9 -> replacement answers ms" (<= 250 ms).
+# Figures start.ms.*, replacement.ms.* (one round per run); target "4 kill -9 -> replacement answers ms" (<= 250 ms).
 
 section "4. worker start (process start -> first answer) and replacement (kill -9 -> a new pid answering)"
-declare -A start_ms replace_ms
 start_kinds=(project)
 AOT_CACHE=${JAR%.jar}.aot
 if [ -f "$AOT_CACHE" ] && [ "$AOT_CACHE" -nt "$JAR" ]; then
@@ -17,7 +16,6 @@ else
 fi
 if $HAVE_NODE; then start_kinds+=(node); else skip "the Node.js peer (no node)"; fi
 for kind in "${start_kinds[@]}"; do
-  runs=()
   for i in $(seq "$REPS"); do
     port=$(free_port)
     case "$kind" in
@@ -28,10 +26,10 @@ for kind in "${start_kinds[@]}"; do
     esac
     START_LOG="$OUT/4-$kind-start.$i.log" first_answer_ms "http://127.0.0.1:$port/runtime" "${cmd[@]}" \
       > "$OUT/4-$kind-start.$i.ms" || echo - > "$OUT/4-$kind-start.$i.ms"
-    runs+=("$(cat "$OUT/4-$kind-start.$i.ms")")
+    figure "start.ms.$kind" "$(cat "$OUT/4-$kind-start.$i.ms")" ms "process start -> first answer: $kind"
   done
-  start_ms[$kind]=$(printf '%s\n' "${runs[@]}" | median)
-  echo "$kind: start -> first answer ${start_ms[$kind]} ms (runs: ${runs[*]})"
+  echo "$kind: start -> first answer $(figure_median "start.ms.$kind") ms" \
+    "(runs: $(figure_values "start.ms.$kind" | paste -sd' '))"
 done
 
 # standing_by LOG N: at least N spares of the primary's LOG stood by.
@@ -50,26 +48,30 @@ for kind in "${cluster_kinds[@]}"; do
     PRIMARY=$BG_PID
     await_line "$log" 'serving pid' "$PRIMARY" 2
   fi
-  runs=()
   for i in $(seq "$REPS"); do
     if [ "$kind" = project ]; then wait_until 180 standing_by "$log" "$i" || true; fi
     victim=$(curl -s --max-time 5 "http://127.0.0.1:$port/runtime" | json_pid || true)
     [ -n "$victim" ] || { echo "$kind: no worker answered"; break; }
-    runs+=("$(replacement_ms "http://127.0.0.1:$port/runtime" "$victim" || echo -)")
+    figure "replacement.ms.$kind" "$(replacement_ms "http://127.0.0.1:$port/runtime" "$victim" || echo -)" ms \
+      "kill -9 of a worker -> a new pid answering: $kind"
   done
-  replace_ms[$kind]=$(printf '%s\n' "${runs[@]}" | median)
-  echo "$kind cluster: kill -9 of a worker -> new pid answering ${replace_ms[$kind]} ms (runs: ${runs[*]})"
+  echo "$kind cluster: kill -9 of a worker -> new pid answering $(figure_median "replacement.ms.$kind") ms" \
+    "(runs: $(figure_values "replacement.ms.$kind" | paste -sd' '))"
   stop_cluster
 done
-for kind in project node; do
-  figure "start_first_answer_ms_$kind" "${start_ms[$kind]:--}"
-  figure "replacement_ms_$kind" "${replace_ms[$kind]:--}"
+table workers "worker start and replacement: medians of $REPS runs" server "start -> first answer ms" \
+  "kill -9 -> replacement answers ms"
+for kind in "${start_kinds[@]}"; do
+  table_row "$kind" "$(figure_median "start.ms.$kind")" "$(figure_median "replacement.ms.$kind")"
 done
-figure "start_first_answer_ms_project_aot" "${start_ms[project-aot]:--}"
-r=$(calc 'a / b' "${start_ms[project]}" "${start_ms[node]:--}")
-row "4 start -> first answer ms (info)" "${start_ms[project]}" node "${start_ms[node]:--}" "$r" "-" "-"
-r=$(calc 'a / b' "${start_ms[project-aot]:--}" "${start_ms[node]:--}")
-row "4 start, AOT cache, ms (info)" "${start_ms[project-aot]:--}" node "${start_ms[node]:--}" "$r" "-" "-"
-r=$(calc 'a / b' "${replace_ms[project]}" "${replace_ms[node]:--}")
-row "4 kill -9 -> replacement answers ms" "${replace_ms[project]}" node "${replace_ms[node]:--}" "$r" "<= 250 ms" \
-  "$(met "${replace_ms[project]}" '<=' 250)"
+table_end
+ratios start.ratio.vs-node start.ms.project start.ms.node
+ratios start.ratio.aot-vs-node start.ms.project-aot start.ms.node
+ratios replacement.ratio.vs-node replacement.ms.project replacement.ms.node
+target "4 start -> first answer ms (info)" "$(figure_median start.ms.project)" node "$(figure_median start.ms.node)" \
+  "$(figure_median start.ratio.vs-node)"
+target "4 start, AOT cache, ms (info)" "$(figure_median start.ms.project-aot)" node "$(figure_median start.ms.node)" \
+  "$(figure_median start.ratio.aot-vs-node)"
+target "4 kill -9 -> replacement answers ms" "$(figure_median replacement.ms.project)" node \
+  "$(figure_median replacement.ms.node)" "$(figure_median replacement.ratio.vs-node)" \
+  "4 a worker killed with kill -9 is replaced quickly" replacement.ms.project '<=' 250

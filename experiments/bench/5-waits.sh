@@ -5,7 +5,9 @@
 # two peers. Little's law: C requests that each take 0.1 s allow at most C / 0.1 s req/s. Memory per in-flight
 # request: the server's peak resident memory during the run (/proc/PID/status, every 100 ms) minus its resident
 # memory idle (after a warm-up), divided by C.
-# Figures wait_*; targets "5 C waits, virtual|platform, req/s / bound" (>= 0.8; >= 0.4 at 10,000).
+# --short leaves out the peers.
+# Figures waits.C.* (req/s and its share of the bound: one round per run; memory: one per server); targets "5 C waits,
+# virtual|platform, req/s / bound" (>= 0.8; >= 0.4 at 10,000).
 
 section "5. waiting work: C concurrent GET /catalog/lookup?ms=$WAIT_MS (wrk -t2 -cC, keep-alive)"
 
@@ -14,14 +16,18 @@ rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo -
 # sample_rss PID: rss_kib PID every 100 ms while PID runs, one a line.
 sample_rss() { while kill -0 "$1" 2>/dev/null; do rss_kib "$1"; sleep 0.1; done; }
 
-declare -A wait_frac wait_rss wait_rate
-wait_kinds=(virtual platform bare)
-if $HAVE_NODE; then wait_kinds+=(node); else skip "the Node.js peer (no node)"; fi
+wait_kinds=(virtual platform)
+if $EVERY_VARIANT; then
+  wait_kinds+=(bare)
+  if $HAVE_NODE; then wait_kinds+=(node); else skip "the Node.js peer (no node)"; fi
+fi
 if ! $HAVE_WRK; then
   skip "figure 5 needs wrk"
   wait_kinds=()
 fi
-printf '%-9s %7s %10s %10s %9s %9s %9s %12s  %s\n' server C req/s bound fraction idle-MiB peak-MiB KiB/request errors
+table waits "C concurrent waits of $WAIT_MS ms: req/s (median of $REPS runs) against Little's law's bound (C / \
+$WAIT_MS ms); resident memory idle, at its peak during the runs, and per in-flight request" \
+  server C "req/s" "bound req/s" "share of bound" "idle MiB" "peak MiB" "KiB/request" errors
 for c in "${WAIT_LEVELS[@]}"; do
   bound=$(calc 'a / b' "$c" "$(calc 'a / 1000' "$WAIT_MS")")
   for kind in "${wait_kinds[@]}"; do
@@ -37,35 +43,40 @@ for c in "${WAIT_LEVELS[@]}"; do
     sampler=$BG_PID
     # 10,000 connections take seconds to open and to get their first answers on a busy machine: a longer run
     duration=$WAIT_S; [ "$c" -ge 10000 ] && duration=$((WAIT_S * 3))
-    rates=()
     for i in $(seq "$REPS"); do
       wrk -t2 -c"$c" -d"${duration}s" --timeout 10s "$url" > "$OUT/5-$kind-$c.$i.wrk" 2>&1 || true
-      rates+=("$(wrk_rate "$OUT/5-$kind-$c.$i.wrk")")
+      figure "waits.$c.rate.$kind" "$(wrk_rate "$OUT/5-$kind-$c.$i.wrk")" req/s "$c concurrent waits: $kind"
+      figure "waits.$c.share.$kind" "$(calc 'a / b' "$(wrk_rate "$OUT/5-$kind-$c.$i.wrk")" "$bound")" "" \
+        "$c concurrent waits, req/s over Little's law's bound: $kind"
     done
     stop_pid "$sampler"
     peak=$( (echo "$idle"; cat "$OUT/5-$kind-$c.rss") | sort -g | tail -1)
-    wait_rate[$kind-$c]=$(printf '%s\n' "${rates[@]}" | median)
-    wait_frac[$kind-$c]=$(calc 'a / b' "${wait_rate[$kind-$c]}" "$bound")
-    wait_rss[$kind-$c]=$(calc '(a - b) / c' "$peak" "$idle" "$c")
-    printf '%-9s %7s %10s %10s %9s %9s %9s %12s  %s\n' "$kind" "$c" "${wait_rate[$kind-$c]}" "$bound" \
-      "${wait_frac[$kind-$c]}" "$(calc 'a / 1024' "$idle")" "$(calc 'a / 1024' "$peak")" "${wait_rss[$kind-$c]}" \
-      "$(wrk_errors "$OUT/5-$kind-$c.$REPS.wrk")"
-    figure "wait_${c}_rps_$kind" "${wait_rate[$kind-$c]}"
-    figure "wait_${c}_kib_per_request_$kind" "${wait_rss[$kind-$c]}"
+    figure "waits.$c.kib-per-request.$kind" "$(calc '(a - b) / c' "$peak" "$idle" "$c")" KiB \
+      "$c concurrent waits, resident memory per in-flight request: $kind"
+    errors=$(wrk_errors "$OUT/5-$kind-$c.$REPS.wrk")
+    table_row "$kind" "$c" "$(figure_median "waits.$c.rate.$kind")" "$bound" "$(figure_median "waits.$c.share.$kind")" \
+      "$(calc 'a / 1024' "$idle")" "$(calc 'a / 1024' "$peak")" "$(figure_median "waits.$c.kib-per-request.$kind")" \
+      "${errors:-none}"
     stop_server "$SERVER_PID"
   done
 done
+table_end
 for c in "${WAIT_LEVELS[@]}"; do
   goal=0.8; [ "$c" -ge 10000 ] && goal=0.4
   bound=$(calc 'a / b' "$c" "$(calc 'a / 1000' "$WAIT_MS")")
   for kind in virtual platform; do
-    row "5 $c waits, $kind, req/s / bound" "${wait_rate[$kind-$c]:--}" "Little's law" "$bound" \
-      "${wait_frac[$kind-$c]:--}" ">= $goal" "$(met "${wait_frac[$kind-$c]:--}" '>=' "$goal")"
+    target "5 $c waits, $kind, req/s / bound" "$(figure_median "waits.$c.rate.$kind")" "Little's law" "$bound" \
+      "$(figure_median "waits.$c.share.$kind")" \
+      "5 $c concurrent waits on $kind threads come near Little's law's bound" "waits.$c.share.$kind" '>=' "$goal"
   done
-  for kind in bare node; do
-    row "5 $c waits, $kind peer (info)" "${wait_rate[virtual-$c]:--}" "$kind" "${wait_rate[$kind-$c]:--}" \
-      "$(calc 'a / b' "${wait_rate[virtual-$c]:--}" "${wait_rate[$kind-$c]:--}")" "-" "-"
-  done
-  row "5 $c waits, KiB/request virtual vs platform" "${wait_rss[virtual-$c]:--}" platform \
-    "${wait_rss[platform-$c]:--}" "$(calc 'a / b' "${wait_rss[virtual-$c]:--}" "${wait_rss[platform-$c]:--}")" "-" "-"
+  if $EVERY_VARIANT; then
+    for kind in bare node; do
+      ratios "waits.$c.rate-ratio.vs-$kind" "waits.$c.rate.virtual" "waits.$c.rate.$kind"
+      target "5 $c waits, $kind peer (info)" "$(figure_median "waits.$c.rate.virtual")" "$kind" \
+        "$(figure_median "waits.$c.rate.$kind")" "$(figure_median "waits.$c.rate-ratio.vs-$kind")"
+    done
+  fi
+  ratios "waits.$c.kib-ratio.virtual-vs-platform" "waits.$c.kib-per-request.virtual" "waits.$c.kib-per-request.platform"
+  target "5 $c waits, KiB/request virtual vs platform" "$(figure_median "waits.$c.kib-per-request.virtual")" platform \
+    "$(figure_median "waits.$c.kib-per-request.platform")" "$(figure_median "waits.$c.kib-ratio.virtual-vs-platform")"
 done
