@@ -89,8 +89,9 @@ unknown_share=$(calc '(a - 1) / a' "$WORKERS")
 for store in "${STORES[@]}"; do
   label=${store%%:*}
   echo "--- store $store ---"
+  # No worker dies here and no balancer watches: no spare JVM warming up beside the workers, no drain at the stop.
   start_cluster "$OUT/$label-cluster.log" --workers "$WORKERS" --port "$PORT" --store "$store" \
-    --member-cost "$MEMBER_COST"
+    --member-cost "$MEMBER_COST" --spares 0 --drain-delay 0
   for round in $(seq "$ROUNDS"); do
     run=$label-$round
     total=$((round * LOANS))
