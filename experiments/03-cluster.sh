@@ -18,7 +18,7 @@ require_free_port "$PORT"
 begin_experiment 03-cluster \
   "Do worker JVMs share one port while each counts only its own loans, and does the primary replace a killed worker and take every worker down with it?"
 echo "port:    $PORT"
-echo "command: java -jar target/loan-runtime.jar cluster --workers $WORKERS --port $PORT"
+echo "command: java -jar target/loan-runtime.jar cluster --workers $WORKERS --port $PORT --drain-delay 0"
 echo "rounds:  $ROUNDS x $LOANS /loan requests, then a worker killed, then $ROUNDS x $CONNECTIONS /status connections"
 setting workers "$WORKERS"
 setting rounds "$ROUNDS"
@@ -27,7 +27,8 @@ setting connections-per-round "$CONNECTIONS"
 echo
 
 LOG="$OUT/cluster.log"
-start_cluster "$LOG" --workers "$WORKERS" --port "$PORT"
+# No balancer watches the workers' readiness here: at SIGTERM they stop without reporting not-ready first.
+start_cluster "$LOG" --workers "$WORKERS" --port "$PORT" --drain-delay 0
 grep "^primary pid=" "$LOG"
 originals=$(worker_pids)
 
