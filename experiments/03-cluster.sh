@@ -1,34 +1,67 @@
 #!/usr/bin/env bash
 # The process is the unit of scaling: `cluster --workers 3` runs three worker JVMs on one port (SO_REUSEPORT).
-# Shows which worker answered 12 /loan requests, that every worker counts only its own loans, that a worker killed
-# with SIGKILL is replaced by a new pid, how 300 connections spread, and that SIGTERM to the primary leaves no
-# process behind. Every request is a new curl process, so a new connection: the kernel picks a worker per connection.
+# Shows, in rounds on one cluster, which worker answered each round's 16 /loan requests and that every worker counts
+# only its own loans; then that a worker killed with SIGKILL is replaced by a new pid; then, in rounds again, how 300
+# connections spread; and last that SIGTERM to the primary leaves no process behind. Every request is a new
+# connection (Connection: close), so the kernel picks a worker per request.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
 
+run_mode "$@"
 WORKERS=3
-PORT=${PORT:-8431}
+ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
+LOANS=${LOANS:-16}
+CONNECTIONS=${CONNECTIONS:-300}
+PORT=${PORT:-$(free_port)}
 require_free_port "$PORT"
-begin_experiment 03-cluster
+begin_experiment 03-cluster \
+  "Do worker JVMs share one port while each counts only its own loans, and does the primary replace a killed worker and take every worker down with it?"
 echo "port:    $PORT"
-echo "command: java -jar target/loan-runtime.jar cluster --workers $WORKERS --port $PORT"
+echo "command: java -jar target/loan-runtime.jar cluster --workers $WORKERS --port $PORT --drain-delay 0"
+echo "rounds:  $ROUNDS x $LOANS /loan requests, then a worker killed, then $ROUNDS x $CONNECTIONS /status connections"
+setting workers "$WORKERS"
+setting rounds "$ROUNDS"
+setting loans-per-round "$LOANS"
+setting connections-per-round "$CONNECTIONS"
 echo
 
 LOG="$OUT/cluster.log"
-start_cluster "$LOG" --workers "$WORKERS" --port "$PORT"
+# No balancer watches the workers' readiness here: at SIGTERM they stop without reporting not-ready first.
+start_cluster "$LOG" --workers "$WORKERS" --port "$PORT" --drain-delay 0
 grep "^primary pid=" "$LOG"
 originals=$(worker_pids)
-loan() { curl -sS "http://127.0.0.1:$PORT/loan"; echo; }
 
-echo "--- 12 loan requests: which worker answered how many times ---"
-for _ in $(seq 12); do loan; done >"$OUT/loans-12.txt"
-grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | sort | uniq -c
+# ask N PATH: N requests to PATH from one curl process, each on a new connection; one answer a line. A request that
+# fails leaves its line empty of a pid, and the counts show it.
+ask() {
+  local urls=()
+  for _ in $(seq "$1"); do urls+=("http://127.0.0.1:$PORT$2"); done
+  curl -sS -H 'Connection: close' -w '\n' "${urls[@]}" || true
+}
 
-echo "--- four more: each worker's counter lives in its own memory ---"
-for _ in 1 2 3 4; do loan; done | tee "$OUT/loans-4.txt"
+# --- loans: each worker's counter lives in its own memory ----------------------------------------------------------
+: >"$OUT/loans.txt"
+for round in $(seq "$ROUNDS"); do
+  before=$(wc -l <"$OUT/loans.txt")
+  ask "$LOANS" /loan | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' >>"$OUT/loans.txt"
+  # A worker's counter must be the number of loans that worker itself answered, all rounds so far.
+  read -r answered workers mismatched highest < <(awk -v from="$before" '
+    { n[$1]++; if (NR > from) { answered++; seen[$1] = 1; if ($2 != n[$1]) bad++ } if ($2 > top) top = $2 }
+    END { print answered + 0, length(seen), bad + 0, top + 0 }' "$OUT/loans.txt")
+  total=$(wc -l <"$OUT/loans.txt")
+  echo "round $round: $answered of $LOANS /loan answered by $workers worker(s); highest counter $highest of $total loans"
+  figure loans.answered "$answered" "" "/loan requests answered in the round"
+  figure loans.workers "$workers" "" "workers that answered the round's /loan requests"
+  figure loans.mismatched "$mismatched" "" "answers whose counter is not the loans its worker answered"
+  figure loans.highest-share "$(calc 'a / b' "$highest" "$total")" "" "highest counter over all loans so far"
+done
+table loans "$((ROUNDS * LOANS)) /loan requests over $WORKERS workers" "worker pid" "loans answered" "its counter"
+awk '{ n[$1]++; c[$1] = $2 } END { for (p in n) print p, n[p], c[p] }' "$OUT/loans.txt" | sort -n \
+  | while read -r p n c; do table_row "$p" "$n" "$c"; done
+table_end
 
-echo "--- a worker is killed, a replacement arrives ---"
+# --- a worker is killed, a replacement arrives -----------------------------------------------------------------------
 victim=$(curl -sS "http://127.0.0.1:$PORT/status" | json_pid)
 grep -qx "$victim" <<<"$originals" || { echo "pid $victim is not a worker of primary $PRIMARY" >&2; exit 1; }
 echo "killed worker pid=$victim"
@@ -48,17 +81,39 @@ for _ in $(seq 60); do
   [ "$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u | wc -l)" -ge "$WORKERS" ] && break
 done
 grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u
+new_pids=$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u | cut -d: -f2 | grep -cvx -f <(echo "$originals") || true)
+replaced=false
+if ! grep -q "\"pid\":$victim\b" "$OUT/after-kill.txt" && [ "$new_pids" -ge 1 ]; then replaced=true; fi
 
-echo "--- 300 connections: how the kernel's hash spreads them ---"
-for _ in $(seq 300); do curl -sS "http://127.0.0.1:$PORT/status"; echo; done | json_pid | sort | uniq -c \
-  | awk '{print $2, $1}' >"$OUT/spread-300.txt"
-awk '{ d = $2 - 100; printf "  pid %-8s %4d  %+4d  ", $1, $2, d; for (i = 0; i < $2 / 4; i++) printf "#"; printf "\n" }' \
-  "$OUT/spread-300.txt"
+# --- connections: how the kernel's hash spreads them ---------------------------------------------------------------
 # Each connection picks a worker independently: counts are binomial(300, 1/3), mean 100, standard deviation 8.2.
-max_dev=$(awk '{ d = $2 - 100; if (d < 0) d = -d; if (d > m) m = d } END { print m + 0 }' "$OUT/spread-300.txt")
-echo "largest deviation from 100: $max_dev (binomial standard deviation: 8.2)"
+even=$((CONNECTIONS / WORKERS))
+for round in $(seq "$ROUNDS"); do
+  ask "$CONNECTIONS" /status | json_pid | sort | uniq -c | awk '{ print $2, $1 }' >"$OUT/spread-$round.txt"
+  echo "round $round: $CONNECTIONS connections"
+  awk -v even="$even" '{ d = $2 - even; printf "  pid %-8s %4d  %+4d  ", $1, $2, d
+    for (i = 0; i < $2 / 4; i++) printf "#"; printf "\n" }' "$OUT/spread-$round.txt"
+  read -r workers least most deviation < <(awk -v even="$even" '
+    { d = $2 - even; if (d < 0) d = -d; if (d > m) m = d; if (NR == 1 || $2 < lo) lo = $2; if ($2 > hi) hi = $2 }
+    END { print NR, lo + 0, hi + 0, m + 0 }' "$OUT/spread-$round.txt")
+  figure spread.workers "$workers" "" "workers that answered the round's connections"
+  figure spread.least "$least" connections "fewest connections a worker answered"
+  figure spread.most "$most" connections "most connections a worker answered"
+  figure spread.max-deviation "$deviation" connections "largest deviation from an even share"
+done
+columns=()
+for round in $(seq "$ROUNDS"); do columns+=("round $round"); done
+table spread "$CONNECTIONS connections a round over the workers (an even share: $even)" "worker pid" "${columns[@]}"
+cat "$OUT"/spread-[0-9]*.txt | cut -d' ' -f1 | sort -un | while read -r p; do
+  row=("$p")
+  for round in $(seq "$ROUNDS"); do
+    row+=("$(awk -v p="$p" '$1 == p { n = $2 } END { print n + 0 }' "$OUT/spread-$round.txt")")
+  done
+  table_row "${row[@]}"
+done
+table_end
 
-echo "--- SIGTERM to the primary: every worker goes down with it ---"
+# --- SIGTERM to the primary: every worker goes down with it ----------------------------------------------------------
 all_workers=$(announced_workers "$LOG")
 kill -TERM "$PRIMARY"
 primary_exit=0
@@ -68,44 +123,29 @@ PRIMARY=""
 left=$(running_pids $all_workers | wc -l)
 echo "primary exit=$primary_exit, workers still running: $left (of $(wc -w <<<"$all_workers") it ever started)"
 tail -6 "$LOG"
+figure stop.primary-exit "$primary_exit" "" "the primary's exit status after SIGTERM"
+figure stop.workers-left "$left" "" "workers and spares still running after the primary's exit"
+echo
 
 # --- verdicts ---------------------------------------------------------------------------------------------------
-echo
-pids_12=$(grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | sort -u | wc -l)
-pids_300=$(wc -l <"$OUT/spread-300.txt")
-verdict "connections spread over all $WORKERS pids ($pids_12 answered the first 12 /loan, $pids_300 answered 300 /status)" \
-  "$(truth [ "$pids_300" -eq "$WORKERS" ])"
-# Each worker's counter must be the number of loans that worker itself answered.
-diverged=$(cat "$OUT/loans-12.txt" "$OUT/loans-4.txt" | awk -F'[:,}]' '
-  { pid = $2; n[pid]++; if ($4 != n[pid]) bad++ ; total++ }
-  END { if (bad == 0 && length(n) > 1) print "yes " total; else print "no " total }')
-verdict "counters diverge: after ${diverged#* } loans each worker's counter is the loans it answered itself" \
-  "$(truth [ "${diverged%% *}" = yes ])"
-new_pids=$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u | cut -d: -f2 | grep -cvx -f <(echo "$originals") || true)
-replaced=false
-if ! grep -q "\"pid\":$victim\b" "$OUT/after-kill.txt" && [ "$new_pids" -ge 1 ]; then replaced=true; fi
-verdict "a killed worker is replaced: pid $victim no longer answers, $new_pids new pid(s) do" "$replaced"
+verdict_on "connections spread over all workers" spread.workers '>=' "$WORKERS" all
+verdict_on "counters diverge: each worker's counter is the loans it answered itself" loans.mismatched '==' 0 all
+verdict_on "no worker's counter holds every loan" loans.highest-share '<' 1 all
+verdict "a killed worker is replaced" "the killed pid no longer answers, a new pid does" "$replaced"
 clean_stop=false
 if [ "$primary_exit" -eq 0 ] && [ "$left" -eq 0 ]; then clean_stop=true; fi
-verdict "SIGTERM to the primary leaves no process (exit $primary_exit, $left workers running)" "$clean_stop"
-echo "info:    the spread is even on average, not 4/4/4: largest deviation $max_dev over 300 connections"
+verdict "SIGTERM to the primary leaves no process" "the primary exits 0 and no worker it started runs" "$clean_stop"
+echo "info:    the spread is even on average, not 4/4/4: largest deviation $(figure_median spread.max-deviation)" \
+  "connections (median of $ROUNDS round(s) of $CONNECTIONS)"
 
-# --- JSON and chart -------------------------------------------------------------------------------------------------
-{
-  printf '{"workers":%s,"port":%s,"kernel":"%s","loans12":{' "$WORKERS" "$PORT" "$(uname -r)"
-  grep -o '"pid":[0-9]*' "$OUT/loans-12.txt" | cut -d: -f2 | sort | uniq -c \
-    | awk '{printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $2, $1}'
-  printf '},"killedPid":%s,"afterKillPids":[%s],"spread300":{' "$victim" \
-    "$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | cut -d: -f2 | sort -u | paste -sd,)"
-  awk '{printf "%s\"%s\":%s", (NR > 1 ? "," : ""), $1, $2}' "$OUT/spread-300.txt"
-  printf '},"primaryExit":%s,"workersLeft":%s}\n' "$primary_exit" "$left"
-} >"$OUT/results.json"
-# The chart's data: one bar per worker pid.
-awk 'BEGIN { printf "{\"categories\":[" }
-   { printf "%s\"pid %s\"", (NR > 1 ? "," : ""), $1; v = v (NR > 1 ? "," : "") $2 }
-   END { printf "],\"series\":[{\"label\":\"connections answered\",\"values\":[%s]}]}\n", v }' \
-  "$OUT/spread-300.txt" >"$OUT/spread-300.bars.json"
-loan_runtime chart bars --title "300 connections over the workers of cluster --workers 3" --x-label "worker" \
-  --y-label "connections answered" --mark 100 --mark-label "an even share: 100" \
+# --- chart: one bar per worker pid, one series per round ------------------------------------------------------------
+cat "$OUT"/spread-[0-9]*.txt | cut -d' ' -f1 | sort -un >"$OUT/spread.pids"
+for round in $(seq "$ROUNDS"); do
+  awk 'NR == FNR { n[$1] = $2; next } { print n[$1] + 0 }' "$OUT/spread-$round.txt" "$OUT/spread.pids" \
+    | jq -sc --arg name "round $round" '{label: $name, values: .}'
+done | jq -s --rawfile pids "$OUT/spread.pids" \
+  '{categories: ($pids | split("\n") | map(select(length > 0) | "pid " + .)), series: .}' >"$OUT/spread-300.bars.json"
+loan_runtime chart bars --title "$CONNECTIONS connections a round over the workers of cluster --workers $WORKERS" \
+  --x-label "worker" --y-label "connections answered" --mark "$even" --mark-label "an even share: $even" \
   --out "$OUT/spread-300.png" "$OUT/spread-300.bars.json" >/dev/null
-echo "json: $OUT/results.json   chart: $OUT/spread-300.png"
+end_experiment

@@ -1,24 +1,35 @@
 #!/usr/bin/env bash
 # Processes must be stateless: a 3-worker cluster with each store in turn. (a) LOANS /loan requests: with `local`
 # every worker counts only its own loans and the counters diverge; with a shared store (an SQLite file, a Redis
-# server) every worker reports exactly LOANS. (b) One login, then 30 /member/session requests: with `local` only
-# the worker that created the session knows it (about two thirds answer 401); with a shared store all answer 200.
-# Every request is a new curl connection, so the kernel picks a worker per request. Redis runs only when
-# redis-server is installed; the script starts its own on a free port and stops it.
+# server) every worker reports every loan. (b) One login, then 30 /member/session requests: with `local` only the
+# worker that created the session knows it (about two thirds answer 401); with a shared store all answer 200.
+# Both in rounds on each store's cluster: the counters go on counting, and each round logs in anew. Every request is
+# a new curl connection, so the kernel picks a worker per request. Redis runs only when redis-server is installed;
+# the script starts its own on a free port and stops it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
 
+run_mode "$@"
 WORKERS=3
-PORT=${PORT:-8431}
+ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
+PORT=${PORT:-$(free_port)}
 LOANS=${LOANS:-300}
 CLIENTS=${CLIENTS:-6}
 CHECKS=30
 MEMBER_COST=${MEMBER_COST:-65536,8,8}
 require_free_port "$PORT"
-begin_experiment 05-shared-store
+begin_experiment 05-shared-store \
+  "With several worker processes, do counters and sessions hold only when the state lives in a shared store?"
 echo "port:    $PORT"
-echo "workers: $WORKERS  loans: $LOANS (from $CLIENTS curl clients)  session checks: $CHECKS  member cost: $MEMBER_COST"
+echo "workers: $WORKERS  rounds: $ROUNDS  loans: $LOANS a round (from $CLIENTS curl clients)  session checks: $CHECKS" \
+  "a round  member cost: $MEMBER_COST"
+setting workers "$WORKERS"
+setting rounds "$ROUNDS"
+setting loans-per-round "$LOANS"
+setting curl-clients "$CLIENTS"
+setting session-checks-per-round "$CHECKS"
+setting member-cost "$MEMBER_COST"
 
 STORES=(local "sqlite:$OUT/loans.db")
 if command -v redis-server >/dev/null; then
@@ -30,137 +41,146 @@ else
 fi
 echo
 
-# loans LABEL: LOANS /loan requests from CLIENTS curl processes, one connection each; "pid counter" per answer.
+# loans RUN: LOANS /loan requests from CLIENTS curl processes, one connection each; "pid counter" per answer.
 loans() {
-  local label=$1 c n pids=()
+  local run=$1 c n pids=()
   for c in $(seq "$CLIENTS"); do
     n=$((LOANS / CLIENTS + (c <= LOANS % CLIENTS ? 1 : 0)))
-    for _ in $(seq "$n"); do printf 'url = "http://127.0.0.1:%s/loan"\n' "$PORT"; done >"$OUT/$label-loans.curlrc.$c"
-    start_bg "$OUT/$label-loans.$c" curl -s -K "$OUT/$label-loans.curlrc.$c" -H 'Connection: close' --max-time 10 \
+    for _ in $(seq "$n"); do printf 'url = "http://127.0.0.1:%s/loan"\n' "$PORT"; done >"$OUT/$run-loans.curlrc.$c"
+    start_bg "$OUT/$run-loans.$c" curl -s -K "$OUT/$run-loans.curlrc.$c" -H 'Connection: close' --max-time 10 \
       -w '\n'
     pids+=("$BG_PID")
   done
   for c in "${pids[@]}"; do wait_pid "$c" || true; done
-  cat "$OUT/$label-loans".[0-9]* | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' \
-    >"$OUT/$label-loans.txt"
-  rm -f "$OUT/$label-loans".[0-9]* "$OUT/$label-loans.curlrc".*
+  cat "$OUT/$run-loans".[0-9]* | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' \
+    >"$OUT/$run-loans.txt"
+  rm -f "$OUT/$run-loans".[0-9]* "$OUT/$run-loans.curlrc".*
 }
 
-# statuses LABEL: asks /status until every worker has answered once; "pid loanCounter" per worker.
+# statuses RUN: asks /status until every worker has answered once; "pid loanCounter" per worker.
 statuses() {
-  local label=$1
-  : >"$OUT/$label-status.txt"
+  local run=$1
+  : >"$OUT/$run-status.txt"
   for _ in $(seq 60); do
     curl -s -H 'Connection: close' -w '\n' "http://127.0.0.1:$PORT/status" \
-      | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' >>"$OUT/$label-status.txt"
-    [ "$(cut -d' ' -f1 "$OUT/$label-status.txt" | sort -u | wc -l)" -ge "$WORKERS" ] && break
+      | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' >>"$OUT/$run-status.txt"
+    [ "$(cut -d' ' -f1 "$OUT/$run-status.txt" | sort -u | wc -l)" -ge "$WORKERS" ] && break
   done
-  sort -u -k1,1n "$OUT/$label-status.txt" -o "$OUT/$label-status.txt"
+  sort -u -k1,1n "$OUT/$run-status.txt" -o "$OUT/$run-status.txt"
 }
 
-# sessions LABEL: one login, then CHECKS /member/session requests; "status pid" per answer.
+# sessions RUN: one login, then CHECKS /member/session requests from one curl process, one connection each;
+# "status pid" per answer (status 000: no answer).
 sessions() {
-  local label=$1 token
+  local run=$1 token urls=()
   token=$(curl -s -X POST -H 'Content-Type: application/json' -H 'Connection: close' \
     -d '{"member":"ada","password":"password"}' "http://127.0.0.1:$PORT/member/login" \
     | sed -n 's/.*"token":"\([A-Za-z0-9_-]*\)".*/\1/p')
-  [ -n "$token" ] || { echo "login as ada failed with store $label" >&2; exit 1; }
-  for _ in $(seq "$CHECKS"); do
-    curl -s -H 'Connection: close' -H "Authorization: Bearer $token" -w ' %{http_code}\n' \
-      "http://127.0.0.1:$PORT/member/session"
-  done | awk '{ pid = "-"; if (match($0, /"pid":[0-9]+/)) pid = substr($0, RSTART + 6, RLENGTH - 6); print $NF, pid }' \
-    >"$OUT/$label-sessions.txt"
+  [ -n "$token" ] || { echo "login as ada failed in $run" >&2; exit 1; }
+  for _ in $(seq "$CHECKS"); do urls+=("http://127.0.0.1:$PORT/member/session"); done
+  { curl -s -H 'Connection: close' -H "Authorization: Bearer $token" -w ' %{http_code}\n' "${urls[@]}" || true; } \
+    | awk '{ pid = "-"; if (match($0, /"pid":[0-9]+/)) pid = substr($0, RSTART + 6, RLENGTH - 6); print $NF, pid }' \
+    >"$OUT/$run-sessions.txt"
 }
 
+# The share of session checks that a worker which does not know the session answers with 401: (W - 1) / W.
+unknown_share=$(calc '(a - 1) / a' "$WORKERS")
 : >"$OUT/summary.tsv"
 for store in "${STORES[@]}"; do
   label=${store%%:*}
   echo "--- store $store ---"
+  # No worker dies here and no balancer watches: no spare JVM warming up beside the workers, no drain at the stop.
   start_cluster "$OUT/$label-cluster.log" --workers "$WORKERS" --port "$PORT" --store "$store" \
-    --member-cost "$MEMBER_COST"
-  loans "$label"
-  statuses "$label"
-  sessions "$label"
-  stop_cluster
+    --member-cost "$MEMBER_COST" --spares 0 --drain-delay 0
+  for round in $(seq "$ROUNDS"); do
+    run=$label-$round
+    total=$((round * LOANS))
+    loans "$run"
+    statuses "$run"
+    sessions "$run"
 
-  answered=$(wc -l <"$OUT/$label-loans.txt")
-  distinct=$(cut -d' ' -f2 "$OUT/$label-loans.txt" | sort -un | wc -l)
-  echo "(a) $LOANS /loan requests, $answered answered; counts carried by the answers: $distinct distinct"
-  printf '    %-8s %9s %18s\n' pid "answered" "/status loanCounter"
-  awk 'NR == FNR { n[$1]++; next } { printf "    %-8s %9d %18d\n", $1, n[$1], $2 }' \
-    "$OUT/$label-loans.txt" "$OUT/$label-status.txt"
-  ok=$(awk '$1 == 200' "$OUT/$label-sessions.txt" | wc -l)
-  unknown=$(awk '$1 == 401' "$OUT/$label-sessions.txt" | wc -l)
-  echo "(b) 1 login, $CHECKS /member/session: $ok answered 200, $unknown answered 401"
-  awk '{ k = $1 " " $2; n[k]++ } END { for (k in n) print k, n[k] }' "$OUT/$label-sessions.txt" | sort \
-    | awk '{ printf "    status %s from pid %-8s x%d\n", $1, $2, $3 }'
-  counts=$(cut -d' ' -f2 "$OUT/$label-status.txt" | paste -sd,)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$store" "$answered" "$distinct" "$counts" "$ok" "$unknown" \
-    >>"$OUT/summary.tsv"
+    answered=$(wc -l <"$OUT/$run-loans.txt")
+    distinct=$(cut -d' ' -f2 "$OUT/$run-loans.txt" | sort -un | wc -l)
+    echo "round $round (a) $LOANS /loan requests, $answered answered; counts carried by the answers: $distinct distinct"
+    printf '    %-8s %9s %18s\n' pid "answered" "/status loanCounter"
+    awk 'NR == FNR { n[$1]++; next } { printf "    %-8s %9d %18d\n", $1, n[$1], $2 }' \
+      "$OUT/$run-loans.txt" "$OUT/$run-status.txt"
+    ok=$(awk '$1 == 200' "$OUT/$run-sessions.txt" | wc -l)
+    unknown=$(awk '$1 == 401' "$OUT/$run-sessions.txt" | wc -l)
+    echo "round $round (b) 1 login, $CHECKS /member/session: $ok answered 200, $unknown answered 401"
+    awk '{ k = $1 " " $2; n[k]++ } END { for (k in n) print k, n[k] }' "$OUT/$run-sessions.txt" | sort \
+      | awk '{ printf "    status %s from pid %-8s x%d\n", $1, $2, $3 }'
+
+    # Each worker's counter, a worker that never answered /status as 0: it showed no count.
+    counts=$(cut -d' ' -f2 "$OUT/$run-status.txt" | paste -sd,)
+    read -r lowest highest sum < <(cut -d' ' -f2 "$OUT/$run-status.txt" | awk -v w="$WORKERS" '
+      { v[NR] = $1 } END { for (i = NR + 1; i <= w; i++) v[i] = 0; lo = v[1]; hi = v[1]
+        for (i = 1; i <= w; i++) { s += v[i]; if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i] } print lo, hi, s }')
+    figure "answered.$label" "$answered" loans "/loan requests answered in the round, $label"
+    figure "distinct.$label" "$distinct" counts "distinct counts the round's answers carried, $label"
+    figure "session-200.$label" "$ok" checks "session checks answered 200, $label"
+    figure "session-401.$label" "$unknown" checks "session checks answered 401, $label"
+    if [ "$label" = local ]; then
+      figure top-share.local "$(calc 'a / b' "$highest" "$total")" "" "highest worker counter over all loans so far, local"
+      figure sum-off.local $((sum - total)) loans "the workers' counters' sum minus all loans so far, local"
+      figure session-unknown-off.local \
+        "$(calc 'a / b > c ? a / b - c : c - a / b' "$unknown" "$CHECKS" "$unknown_share")" "" \
+        "distance of the share of 401 answers from (workers - 1) / workers, local"
+    else
+      figure "lowest-behind.$label" $((total - lowest)) loans "loans so far that the lowest worker counter misses, $label"
+      figure "session-failed.$label" $((CHECKS - ok)) checks "session checks not answered 200, $label"
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$round" "$total" "$answered" "$distinct" "$counts" "$ok" \
+      "$unknown" >>"$OUT/summary.tsv"
+  done
+  stop_cluster
   echo
 done
 
-# --- results table and verdicts ------------------------------------------------------------------------------------
-echo "# results ($LOANS loans, $CHECKS session checks, $WORKERS workers)"
-printf '%-7s %9s %16s %-22s %12s %12s\n' store answered "distinct counts" "/status per worker" "session 200" "session 401"
-awk -F'\t' '{ printf "%-7s %9d %16d %-22s %12d %12d\n", $1, $3, $4, $5, $6, $7 }' "$OUT/summary.tsv"
-echo
-while IFS=$'\t' read -r label store answered distinct counts ok unknown; do
-  workers_seen=$(tr ',' '\n' <<<"$counts" | wc -l)
-  if [ "$label" = local ]; then
-    sum=$(tr ',' '\n' <<<"$counts" | awk '{ s += $1 } END { print s + 0 }')
-    below=$(tr ',' '\n' <<<"$counts" | awk -v n="$LOANS" '$1 < n' | wc -l)
-    diverge=false
-    if [ "$answered" -eq "$LOANS" ] && [ "$workers_seen" -eq "$WORKERS" ] && [ "$below" -eq "$WORKERS" ] \
-      && [ "$sum" -eq "$LOANS" ]; then
-      diverge=true
-    fi
-    verdict "local: counters diverge: after $answered of $LOANS loans the workers report $counts (sum $sum), none the total" \
-      "$diverge"
-    # 30 checks, each on a worker chosen by the connection's hash: 401 in about 2 of 3 (binomial mean 20, sd 2.6).
-    lost=false
-    if [ "$unknown" -ge $((CHECKS * 4 / 10)) ] && [ "$unknown" -le $((CHECKS * 9 / 10)) ] \
-      && [ $((ok + unknown)) -eq "$CHECKS" ]; then
-      lost=true
-    fi
-    verdict "local: about two thirds of session checks fail: $unknown of $CHECKS answered 401, $ok answered 200" \
-      "$lost"
-  else
-    exact=$(tr ',' '\n' <<<"$counts" | awk -v n="$LOANS" '$1 != n' | wc -l)
-    shared=false
-    if [ "$answered" -eq "$LOANS" ] && [ "$distinct" -eq "$LOANS" ] && [ "$workers_seen" -eq "$WORKERS" ] \
-      && [ "$exact" -eq 0 ]; then
-      shared=true
-    fi
-    verdict "$label: exact: after $answered of $LOANS loans all workers report $counts; the answers carried $distinct distinct counts" \
-      "$shared"
-    verdict "$label: no session check fails: $ok of $CHECKS answered 200, $unknown answered 401" \
-      "$(truth [ "$ok" -eq "$CHECKS" ])"
-  fi
+table stores "$ROUNDS round(s) of $LOANS loans and $CHECKS session checks after one login, $WORKERS workers" \
+  store round "loans so far" "loans answered" "distinct counts" "/status counter per worker" "session 200" "session 401"
+while IFS=$'\t' read -r label round total answered distinct counts ok unknown; do
+  table_row "$label" "$round" "$total" "$answered" "$distinct" "$counts" "$ok" "$unknown"
 done <"$OUT/summary.tsv"
-grep -q redis "$OUT/summary.tsv" || verdict "redis: exact counts and sessions" "not measured: redis-server is not installed"
+table_end
 
-# --- JSON and charts ------------------------------------------------------------------------------------------------
-awk -F'\t' -v loans="$LOANS" -v checks="$CHECKS" -v workers="$WORKERS" '
-  BEGIN { printf "{\"loans\":%d,\"sessionChecks\":%d,\"workers\":%d,\"stores\":[", loans, checks, workers }
-  { printf "%s{\"store\":\"%s\",\"uri\":\"%s\",\"answered\":%d,\"distinctCounts\":%d,\"statusPerWorker\":[%s],\"session200\":%d,\"session401\":%d}",
-    (NR > 1 ? "," : ""), $1, $2, $3, $4, $5, $6, $7 }
-  END { print "]}" }' "$OUT/summary.tsv" >"$OUT/results.json"
-# Each worker's /status after LOANS loans, per store (workers in pid order), and the session checks' answers.
+for store in "${STORES[@]}"; do
+  label=${store%%:*}
+  if [ "$label" = local ]; then
+    verdict_on "local: counters diverge: no worker reports the total" top-share.local '<' 1 all
+    verdict_on "local: the workers' counters add up to every loan" sum-off.local '==' 0 all
+    # 30 checks, each on a worker chosen by the connection's hash: 401 in about 2 of 3 (binomial sd 0.086 of them).
+    verdict_on "local: about two thirds of session checks fail" session-unknown-off.local '<=' 0.25
+  else
+    verdict_on "$label: exact: every worker reports every loan" "lowest-behind.$label" '==' 0 all
+    verdict_on "$label: every loan carried a count of its own" "distinct.$label" '==' "$LOANS" all
+    verdict_on "$label: no session check fails" "session-failed.$label" '==' 0 all
+  fi
+done
+if [ "${#STORES[@]}" -lt 3 ]; then
+  verdict "redis: exact counts and sessions" "every worker reports every loan; no session check fails" \
+    "not measured: redis-server is not installed"
+fi
+
+# --- charts -------------------------------------------------------------------------------------------------------
+# Each worker's /status after the last round, per store (workers in pid order), and the session checks' answers of
+# all rounds.
+last=$(awk -F'\t' -v r="$ROUNDS" '$2 == r' "$OUT/summary.tsv")
 awk -F'\t' -v workers="$WORKERS" '
-  { cat = cat (NR > 1 ? "," : "") "\"" $1 "\""; n = split($5, c, ",")
+  { cat = cat (NR > 1 ? "," : "") "\"" $1 "\""; n = split($6, c, ",")
    for (w = 1; w <= workers; w++) v[w] = v[w] (NR > 1 ? "," : "") (w <= n ? c[w] : 0) }
   END { printf "{\"categories\":[%s],\"series\":[", cat
      for (w = 1; w <= workers; w++) printf "%s{\"label\":\"worker %d\",\"values\":[%s]}", (w > 1 ? "," : ""), w, v[w]
-     print "]}" }' "$OUT/summary.tsv" >"$OUT/counters.bars.json"
-awk -F'\t' '
-  { cat = cat (NR > 1 ? "," : "") "\"" $1 "\""; ok = ok (NR > 1 ? "," : "") $6; bad = bad (NR > 1 ? "," : "") $7 }
-  END { printf "{\"categories\":[%s],\"series\":[{\"label\":\"200: session known\",\"values\":[%s]},", cat, ok
-     printf "{\"label\":\"401: session unknown\",\"values\":[%s]}]}\n", bad }' "$OUT/summary.tsv" \
+     print "]}" }' <<<"$last" >"$OUT/counters.bars.json"
+awk -F'\t' '{ if (!($1 in ok)) order[++n] = $1; ok[$1] += $7; bad[$1] += $8 }
+  END { for (i = 1; i <= n; i++) { s = order[i]; cat = cat (i > 1 ? "," : "") "\"" s "\""
+          o = o (i > 1 ? "," : "") ok[s]; b = b (i > 1 ? "," : "") bad[s] }
+     printf "{\"categories\":[%s],\"series\":[{\"label\":\"200: session known\",\"values\":[%s]},", cat, o
+     printf "{\"label\":\"401: session unknown\",\"values\":[%s]}]}\n", b }' "$OUT/summary.tsv" \
   >"$OUT/sessions.bars.json"
-loan_runtime chart bars --title "Each worker's loan counter after $LOANS loans (cluster --workers $WORKERS)" \
-  --x-label "store" --y-label "/status loanCounter" --mark "$LOANS" --mark-label "every loan: $LOANS" \
-  --out "$OUT/shared-store-counters.png" "$OUT/counters.bars.json" >/dev/null
-loan_runtime chart bars --stacked --title "$CHECKS session checks after one login" --x-label "store" \
-  --y-label "answers" --out "$OUT/shared-store-sessions.png" "$OUT/sessions.bars.json" >/dev/null
-echo "json: $OUT/results.json   charts: $OUT/shared-store-counters.png $OUT/shared-store-sessions.png"
+loan_runtime chart bars --title "Each worker's loan counter after $((ROUNDS * LOANS)) loans (cluster --workers $WORKERS)" \
+  --x-label "store" --y-label "/status loanCounter" --mark "$((ROUNDS * LOANS))" \
+  --mark-label "every loan: $((ROUNDS * LOANS))" --out "$OUT/shared-store-counters.png" "$OUT/counters.bars.json" >/dev/null
+loan_runtime chart bars --stacked --title "$((ROUNDS * CHECKS)) session checks, $ROUNDS login(s) of $CHECKS checks" \
+  --x-label "store" --y-label "answers" --out "$OUT/shared-store-sessions.png" "$OUT/sessions.bars.json" >/dev/null
+end_experiment

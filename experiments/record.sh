@@ -25,7 +25,7 @@ for arg in "$@"; do
 done
 
 # The experiments, in the order they run: every NN-name.sh, then bench.
-mapfile -t all < <(cd experiments && ls [0-9][0-9]-*.sh | sed 's/\.sh$//'; echo bench)
+mapfile -t all < <(find experiments -maxdepth 1 -name '[0-9][0-9]-*.sh' -printf '%f\n' | sort | sed 's/\.sh$//'; echo bench)
 [ ${#names[@]} -gt 0 ] || names=("${all[@]}")
 scripts=()
 for name in "${names[@]}"; do
