@@ -7,8 +7,8 @@
 #      new worker's start, then the old one's drain and graceful stop) took; with the kernel's
 #      net.ipv4.tcp_migrate_req off and on, alternating in one cluster, when this machine lets us switch it (root,
 #      Linux >= 5.14), ROLLS times each;
-#  (c) the primary is SIGKILLed, at the end of (a)'s and of (b)'s cluster: how long until none of its workers and
-#      spares is left.
+#  (c) the primary is SIGKILLed, at the end of (a)'s and of (b)'s cluster, then of fresh ones up to ROUNDS in all:
+#      how long until none of its workers and spares is left.
 # The load is CLIENTS curl processes, each requesting /books on a new connection per request (bounded count), started
 # afresh for each round, so each round counts its own requests.
 # Settings (environment): WORKERS (3, --short 2), CLIENTS (2), ROUNDS (3, --short 1), ROLLS (3, --short 1),
@@ -185,6 +185,13 @@ for round in $(seq "$ROLLS"); do
 done
 restore_migrate
 kill_primary "after (b)"
+
+# --- (c) the primary is SIGKILLed: more clusters, up to ROUNDS in all ----------------------------------------
+while [ "$(figure_values orphans.gone-ms | wc -l)" -lt "$ROUNDS" ]; do
+  start_cluster "$OUT/c-cluster-$(figure_values orphans.gone-ms | wc -l).log" --workers "$WORKERS" --port "$PORT"
+  await_line "$CLUSTER_LOG" '^spare pid=.* standing by' "$PRIMARY"
+  kill_primary "a cluster of its own"
+done
 echo
 
 # --- results -----------------------------------------------------------------------------------------------
