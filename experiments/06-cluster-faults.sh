@@ -78,7 +78,7 @@ under_load() {
   FAILURES+=("$phase|$round|$(load_failures "$prefix")")
 }
 
-# kill_primary ROUND: SIGKILL to the primary (the load stopped): figures of how long until none of its children (its
+# kill_primary WHEN: SIGKILL to the primary (the load stopped): figures of how long until none of its children (its
 # workers and spares) runs, and how many still ran after 30 s.
 kill_primary() {
   local orphans t0 gone left
