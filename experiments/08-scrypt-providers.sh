@@ -8,9 +8,10 @@
 # (c) the smallest -Xmx with which a default server serves two looping heavy clients and /books, then a burst of
 #     heavy requests, without an error other than 503 and without an OutOfMemoryError.
 # --short: one round; (a) one single derivation and cores in the pool; (b) only reuse and bouncycastle on a pool of
-# cores, 3 s of wrk; (c) only -Xmx256m.
+# cores, 3 s of wrk; no (c): its burst alone keeps the crypto pool busy for most of a minute (PARTS=abc brings it
+# back, with -Xmx256m only).
 # Settings (environment): ROUNDS (3, --short 1), HEAVY_CLIENTS (4), WRK_SECONDS (10, --short 3), HEAPS (MiB;
-# "64 96 128 256", --short "256"), BURST (200), PARTS (any of a, b, c; abc).
+# "64 96 128 256", --short "256"), BURST (200), PARTS (any of a, b, c; abc, --short ab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
@@ -25,7 +26,7 @@ HEAVY_CLIENTS=${HEAVY_CLIENTS:-4}
 WRK_SECONDS=${WRK_SECONDS:-$(full_or_short 10 3)}
 read -r -a HEAPS <<< "${HEAPS:-$(full_or_short "64 96 128 256" 256)}"
 BURST=${BURST:-200}
-PARTS=${PARTS:-abc}
+PARTS=${PARTS:-$(full_or_short abc ab)}
 if [ "$RUN_MODE" = short ]; then
   BOOKS_PROVIDERS=(reuse bouncycastle); POOLS=("$CORES"); BESIDE=false
 else
@@ -41,8 +42,10 @@ echo "(b)      $HEAVY_CLIENTS closed-loop clients on /member/verify-pooled + wrk
 echo "         per provider (${BOOKS_PROVIDERS[*]}) x --crypto-threads ${POOLS[*]}$($BESIDE && echo ", plus /books alone, bouncycastle with -XX:+UseZGC and the")"
 $BESIDE && echo "         Node.js peer ($($HAVE_NODE && node --version || echo 'no node: skipped'))"
 echo "         $ROUNDS rounds interleaved; the servers with -Xlog:gc (G1's pauses; ZGC's are not 'Pause' lines); nothing pinned"
-echo "(c)      -Xmx ${HEAPS[*]} MiB, default settings: $CORES looping heavy clients + wrk /books for ${WRK_SECONDS}s, then"
-echo "         $BURST concurrent heavy requests"
+if [[ $PARTS == *c* ]]; then
+  echo "(c)      -Xmx ${HEAPS[*]} MiB, default settings: $CORES looping heavy clients + wrk /books for ${WRK_SECONDS}s, then"
+  echo "         $BURST concurrent heavy requests"
+fi
 for s in rounds:"$ROUNDS" single:"$SINGLE" pool-count:"$POOL_COUNT" heavy-clients:"$HEAVY_CLIENTS" \
     wrk-seconds:"$WRK_SECONDS" heaps:"${HEAPS[*]}" burst:"$BURST" parts:"$PARTS"; do
   setting "${s%%:*}" "${s#*:}"
