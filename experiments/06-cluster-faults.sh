@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # Faults under steady load against `cluster --workers 3`:
-#  (a) one worker is SIGKILLed: requests that failed, and how long until its replacement answers;
-#  (b) rolling restarts (SIGHUP): requests that failed (goal 0), with the kernel's net.ipv4.tcp_migrate_req off
-#      and on, when this machine lets us switch it (root, Linux >= 5.14);
-#  (c) the primary is SIGKILLed: how long until no worker is left.
-# The load is CLIENTS curl processes, each requesting /books on a new connection per request (bounded count).
+#  (a) one worker is SIGKILLed, once a warm spare stands by, ROUNDS times: requests that failed, and how long until
+#      a new pid answers;
+#  (b0) the mechanism: connections queued on a SO_REUSEPORT listener that closes (ReusePortQueue.java), ROUNDS times;
+#  (b) rolling restarts (SIGHUP): requests that failed (goal 0), and how long each restart and each of its steps (a
+#      new worker's start, then the old one's drain and graceful stop) took; with the kernel's
+#      net.ipv4.tcp_migrate_req off and on, alternating in one cluster, when this machine lets us switch it (root,
+#      Linux >= 5.14), ROLLS times each;
+#  (c) the primary is SIGKILLed, at the end of (a)'s and of (b)'s cluster, then of fresh ones up to ROUNDS in all:
+#      how long until none of its workers and spares is left.
+# The load is CLIENTS curl processes, each requesting /books on a new connection per request (bounded count), started
+# afresh for each round, so each round counts its own requests.
+# Settings (environment): WORKERS (3, --short 2), CLIENTS (2), ROUNDS (3, --short 1), ROLLS (3, --short 1),
+# LOAD_MAX (200000), PORT (a free one unless set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
 
-WORKERS=${WORKERS:-3}
+run_mode "$@"
+WORKERS=${WORKERS:-$(full_or_short 3 2)}
 CLIENTS=${CLIENTS:-2}
-ROLLS=${ROLLS:-3}
+ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
+ROLLS=${ROLLS:-$(full_or_short 3 1)}
 LOAD_MAX=${LOAD_MAX:-200000}
+SETTLE_S=$(full_or_short 2 1)   # load before and after each fault
 PORT=${PORT:-$(free_port)}
 MIGRATE=/proc/sys/net/ipv4/tcp_migrate_req
 ORIGINAL_MIGRATE=$(cat "$MIGRATE" 2>/dev/null || echo "")
@@ -28,148 +39,207 @@ restore_migrate() {
 }
 on_exit restore_migrate
 
-begin_experiment 06-cluster-faults
+# The conditions, "LABEL VALUE": tcp_migrate_req off and on when we may switch it, else the machine's own setting.
+if [ -n "$ORIGINAL_MIGRATE" ] && [ -w "$MIGRATE" ]; then
+  CONDITIONS=("migrate-off 0" "migrate-on 1")
+else
+  CONDITIONS=("migrate-${ORIGINAL_MIGRATE:-absent} ")
+fi
+
+begin_experiment 06-cluster-faults \
+  "Under steady load, what do a worker's SIGKILL, rolling restarts and the primary's SIGKILL cost a cluster?"
 echo "port:    $PORT"
 echo "workers: $WORKERS, load: $CLIENTS curl clients on /books, a new connection per request"
-echo "tcp_migrate_req: ${ORIGINAL_MIGRATE:-absent}"
+echo "rounds:  $ROUNDS worker kills, $ROUNDS closing listeners per condition, $ROLLS rolling restarts per condition"
+echo "tcp_migrate_req: ${ORIGINAL_MIGRATE:-absent}; conditions: ${CONDITIONS[*]}"
+setting workers "$WORKERS"
+setting clients "$CLIENTS"
+setting rounds "$ROUNDS"
+setting rolls "$ROLLS"
+setting settle-seconds "$SETTLE_S"
+setting tcp_migrate_req "${ORIGINAL_MIGRATE:-absent}"
 echo
 
 URL=http://127.0.0.1:$PORT
+FAILURES=()   # "PHASE|ROUND|the failed requests by kind"
+
+# under_load PREFIX PHASE ROUND CMD...: starts the curl load, runs CMD SETTLE_S later, stops the load SETTLE_S after it
+# returned (a failure the fault causes late still counts); sets LOAD_OK and LOAD_FAILED, the requests answered 200
+# and the others.
+under_load() {
+  local prefix=$1 phase=$2 round=$3
+  shift 3
+  start_curl_load "$prefix" "$CLIENTS" "$URL/books"
+  sleep "$SETTLE_S"
+  "$@"
+  sleep "$SETTLE_S"
+  stop_curl_load
+  read -r LOAD_OK LOAD_FAILED < <(load_counts "$prefix")
+  FAILURES+=("$phase|$round|$(load_failures "$prefix")")
+}
+
+# kill_primary WHEN: SIGKILL to the primary (the load stopped): figures of how long until none of its children (its
+# workers and spares) runs, and how many still ran after 30 s.
+kill_primary() {
+  local orphans t0 gone left
+  orphans=$(pgrep -P "$PRIMARY" || true)
+  t0=$(now_ms)
+  stop_pid "$PRIMARY" KILL
+  PRIMARY=""
+  # shellcheck disable=SC2086 # one pid a word
+  while [ -n "$(running_pids $orphans)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do sleep 0.02; done
+  gone=$(($(now_ms) - t0))
+  # shellcheck disable=SC2086 # one pid a word
+  left=$(running_pids $orphans | wc -l)
+  figure orphans.gone-ms "$gone" ms "the primary's SIGKILL -> none of its workers and spares runs"
+  figure orphans.left "$left" processes "workers and spares still running 30 s after the primary's SIGKILL"
+  echo "  (c) $1: SIGKILL of the primary: $left of $(wc -w <<<"$orphans") workers and spares left after $gone ms"
+  kill_logged_pids "$CLUSTER_LOG"   # any left would hold the port the next cluster binds
+}
 
 # --- (a) a worker is SIGKILLed -------------------------------------------------------------------------------
+# kill_worker: SIGKILL to the worker that answers /status; a figure of the ms until a pid not seen before answers.
+kill_worker() {
+  local victim ms
+  victim=$(curl -sS "$URL/status" | json_pid)
+  worker_pids | grep -qx "$victim" || { echo "pid $victim is not a worker of primary $PRIMARY" >&2; exit 1; }
+  # shellcheck disable=SC2046 # one pid a word
+  ms=$(replacement_ms "$URL/status" "$victim" $(worker_pids)) || ms=-
+  figure kill.replaced-ms "$ms" ms "a worker's SIGKILL -> a new pid answers"
+  KILLED="pid $victim, a new pid answered after $ms ms"
+}
+echo "--- (a) SIGKILL of a worker, once a spare stands by ---"
 start_cluster "$OUT/a-cluster.log" --workers "$WORKERS" --port "$PORT"
-start_curl_load "$OUT/a-load" "$CLIENTS" "$URL/books"
-sleep 2
-before=$(worker_pids)
-victim=$(curl -sS "$URL/status" | json_pid)
-grep -qx "$victim" <<<"$before" || { echo "pid $victim is not a worker of primary $PRIMARY" >&2; exit 1; }
-t0=$(now_ms)
-kill -KILL "$victim"
-replaced_ms=""
-while [ -z "$replaced_ms" ] && [ $(($(now_ms) - t0)) -lt 120000 ]; do
-  pid=$(curl -s --max-time 2 "$URL/status" | json_pid || true)
-  if [ -n "$pid" ] && ! grep -qx "$pid" <<<"$before"; then replaced_ms=$(($(now_ms) - t0)); fi
+for round in $(seq "$ROUNDS"); do
+  # the cluster's steady state: a warm spare stands by (one more each round: the last one was promoted)
+  await_line "$CLUSTER_LOG" '^spare pid=.* standing by' "$PRIMARY" "$round"
+  under_load "$OUT/a-load-$round" "worker SIGKILL" "$round" kill_worker
+  figure kill.ok "$LOAD_OK" requests "requests answered 200 in a worker-kill round"
+  figure kill.failed "$LOAD_FAILED" requests "requests failed in a worker-kill round"
+  echo "  round $round: $KILLED; $LOAD_OK ok, $LOAD_FAILED failed"
 done
-sleep 2
-stop_curl_load
-read -r a_ok a_failed < <(load_counts "$OUT/a-load")
-echo "failed requests, worker SIGKILL: $(load_failures "$OUT/a-load")" >"$OUT/failures.txt"
-stop_cluster
+kill_primary "after (a)"
 
 # --- (b0) the mechanism: connections queued on a SO_REUSEPORT listener that closes ---------------------------
-queue_phase() { # MIGRATE_VALUE
-  set_migrate "$1"
-  "$JAVA" experiments/ReusePortQueue.java 200 | tee -a "$OUT/b0-queue.txt"
-}
-: >"$OUT/b0-queue.txt"
-if [ -n "$ORIGINAL_MIGRATE" ] && [ -w "$MIGRATE" ]; then
-  queue_phase 0 && queue_phase 1
-  restore_migrate
-else
-  queue_phase ""
-fi
+echo "--- (b0) a closing SO_REUSEPORT listener's queue ---"
+"$JAVA_HOME/bin/javac" -d "$OUT/classes" experiments/ReusePortQueue.java
+value() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }   # NAME LINE: NAME=VALUE's value in LINE
+for round in $(seq "$ROUNDS"); do
+  for condition in "${CONDITIONS[@]}"; do
+    read -r label migrate <<<"$condition"
+    set_migrate "$migrate"
+    line=$("$JAVA" -cp "$OUT/classes" ReusePortQueue 200)
+    echo "  round $round: $line" | tee -a "$OUT/b0-queue.txt"
+    queued=$(value queued-on-closing-listener "$line")
+    reset=$(value reset "$line")
+    figure "listener.queued.$label" "$queued" connections "connections queued on the closing listener, $label"
+    figure "listener.reset.$label" "$reset" connections "queued connections reset, $label"
+    figure "listener.answered.$label" "$(value answered "$line")" connections "connections answered (of 200), $label"
+    figure "listener.reset-share.$label" "$(calc 'a / b' "$reset" "$queued")" "" "reset / queued, $label"
+  done
+done
+restore_migrate
 
 # --- (b) rolling restarts, tcp_migrate_req off and on ------------------------------------------------------
-restarts_done() { grep -c "^rolling restart done" "$1" || true; }   # LOG: how many rolling restarts finished
-restarted_since() { [ "$(restarts_done "$1")" -gt "$2" ]; }          # LOG COUNT: more than COUNT finished
-roll_phase() { # LABEL MIGRATE_VALUE
-  local label=$1 log="$OUT/b-$1-cluster.log" i done_before t roll_ms=() ok failed
-  set_migrate "$2"
-  start_cluster "$log" --workers "$WORKERS" --port "$PORT"
-  start_curl_load "$OUT/b-$label-load" "$CLIENTS" "$URL/books"
-  sleep 2
-  for i in $(seq "$ROLLS"); do
-    done_before=$(restarts_done "$log")
-    t=$(now_ms)
-    kill -HUP "$PRIMARY"
-    if ! wait_until 300 restarted_since "$log" "$done_before"; then
-      echo "rolling restart did not finish" >&2
+count_lines() { grep -c "$2" "$1" || true; }   # LOG REGEX: how many lines of LOG match
+
+# roll LABEL: one rolling restart (SIGHUP to the primary), up to its "rolling restart done" line: a figure of its
+# duration, and one per step, from the SIGHUP (then from the previous step) to a worker's "replaced" line.
+roll() {
+  local label=$1 done_before finished=false steps n t0 t deadline=$((SECONDS + 300))
+  done_before=$(count_lines "$CLUSTER_LOG" '^rolling restart done')
+  steps=$(count_lines "$CLUSTER_LOG" '^worker [0-9]* replaced:')
+  t0=$(now_ms)
+  t=$t0
+  kill -HUP "$PRIMARY"
+  while :; do
+    # "done" first: the primary writes it after the last step's line, so the count below sees that step too
+    [ "$(count_lines "$CLUSTER_LOG" '^rolling restart done')" -le "$done_before" ] || finished=true
+    n=$(count_lines "$CLUSTER_LOG" '^worker [0-9]* replaced:')
+    while [ "$n" -gt "$steps" ]; do   # a step takes seconds: one a poll
+      figure "roll.step-ms.$label" $(($(now_ms) - t)) ms "one step of a rolling restart (a new worker up, the old one gone), $label"
+      t=$(now_ms)
+      steps=$((steps + 1))
+    done
+    $finished && break
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      echo "rolling restart did not finish within 300 s" >&2
       exit 1
     fi
-    roll_ms+=("$(($(now_ms) - t))")
+    sleep 0.1
   done
-  sleep 2
-  stop_curl_load
-  stop_cluster
-  read -r ok failed < <(load_counts "$OUT/b-$label-load")
-  printf '%s %s %s %s\n' "$label" "$ok" "$failed" "${roll_ms[*]}" >>"$OUT/b-results.txt"
-  echo "failed requests, $label: $(load_failures "$OUT/b-$label-load")" >>"$OUT/failures.txt"
+  figure "roll.ms.$label" $(($(now_ms) - t0)) ms "one rolling restart of every worker, $label"
 }
-: >"$OUT/b-results.txt"
-if [ -n "$ORIGINAL_MIGRATE" ] && [ -w "$MIGRATE" ]; then
-  roll_phase migrate-off 0
-  roll_phase migrate-on 1
-  restore_migrate
-else
-  roll_phase "migrate-${ORIGINAL_MIGRATE:-absent}" ""
-fi
+echo "--- (b) rolling restarts under load ---"
+start_cluster "$OUT/b-cluster.log" --workers "$WORKERS" --port "$PORT"
+for round in $(seq "$ROLLS"); do
+  for condition in "${CONDITIONS[@]}"; do
+    read -r label migrate <<<"$condition"
+    set_migrate "$migrate"
+    under_load "$OUT/b-load-$label-$round" "rolling restart, $label" "$round" roll "$label"
+    figure "roll.ok.$label" "$LOAD_OK" requests "requests answered 200 in a rolling restart, $label"
+    figure "roll.failed.$label" "$LOAD_FAILED" requests "requests failed in a rolling restart, $label"
+    echo "  round $round, $label: the restart took $(figure_values "roll.ms.$label" | tail -1) ms (steps:" \
+      "$(figure_values "roll.step-ms.$label" | tail -"$WORKERS" | paste -sd' ') ms); $LOAD_OK ok, $LOAD_FAILED failed"
+  done
+done
+restore_migrate
+kill_primary "after (b)"
 
-# --- (c) the primary is SIGKILLed ----------------------------------------------------------------------------
-start_cluster "$OUT/c-cluster.log" --workers "$WORKERS" --port "$PORT"
-orphans=$(worker_pids)
-t0=$(now_ms)
-stop_pid "$PRIMARY" KILL
-PRIMARY=""
-# shellcheck disable=SC2086 # one pid a word
-while [ -n "$(running_pids $orphans)" ] && [ $(($(now_ms) - t0)) -lt 30000 ]; do sleep 0.02; done
-orphans_gone_ms=$(($(now_ms) - t0))
-# shellcheck disable=SC2086 # one pid a word
-orphans_left=$(running_pids $orphans | wc -l)
-
-# --- results -----------------------------------------------------------------------------------------------
-echo "# results"
-printf '%-34s %10s %10s %s\n' "phase" "ok" "failed" "detail"
-printf '%-34s %10s %10s %s\n' "(a) SIGKILL one worker" "$a_ok" "$a_failed" "replacement answered after ${replaced_ms:-never} ms"
-while read -r label ok failed rolls; do
-  printf '%-34s %10s %10s %s\n' "(b) $ROLLS rolling restarts, $label" "$ok" "$failed" "each took ms: $rolls"
-done <"$OUT/b-results.txt"
-printf '%-34s %10s %10s %s\n' "(c) SIGKILL the primary" "-" "-" "$orphans_left of $WORKERS workers left after ${orphans_gone_ms} ms"
-while read -r line; do
-  printf '%-34s %s\n' "(b0) closing a listener" "$line"
-done <"$OUT/b0-queue.txt"
-
-{
-  printf '{"workers":%s,"clients":%s,"kernel":"%s","killWorker":{"ok":%s,"failed":%s,"replacementAnsweredMs":%s},' \
-    "$WORKERS" "$CLIENTS" "$(uname -r)" "$a_ok" "$a_failed" "${replaced_ms:-null}"
-  printf '"rollingRestarts":['
-  sep=""
-  while read -r label ok failed rolls; do
-    printf '%s{"condition":"%s","restarts":%s,"ok":%s,"failed":%s,"durationsMs":[%s]}' "$sep" "$label" "$ROLLS" \
-      "$ok" "$failed" "$(tr ' ' ',' <<<"$rolls")"
-    sep=","
-  done <"$OUT/b-results.txt"
-  printf '],"closingListener":['
-  sep=""
-  while read -r line; do
-    # tcp_migrate_req=0 clients=200 ... -> {"tcp_migrate_req":0,"clients":200,...}
-    printf '%s{%s}' "$sep" "$(sed 's/=absent/=null/; s/\([a-z_-]*\)=\([^ ]*\)/"\1":\2/g; s/ /,/g' <<<"$line")"
-    sep=","
-  done <"$OUT/b0-queue.txt"
-  printf '],"killPrimary":{"workersLeft":%s,"allGoneMs":%s}}\n' "$orphans_left" "$orphans_gone_ms"
-} >"$OUT/results.json"
-cat "$OUT/failures.txt"
-echo "json: $OUT/results.json"
+# --- (c) the primary is SIGKILLed: more clusters, up to ROUNDS in all ----------------------------------------
+while [ "$(figure_values orphans.gone-ms | wc -l)" -lt "$ROUNDS" ]; do
+  start_cluster "$OUT/c-cluster-$(figure_values orphans.gone-ms | wc -l).log" --workers "$WORKERS" --port "$PORT"
+  await_line "$CLUSTER_LOG" '^spare pid=.* standing by' "$PRIMARY"
+  kill_primary "a cluster of its own"
+done
 echo
 
-verdict "a killed worker is replaced: a new pid answered ${replaced_ms:-never} ms after SIGKILL ($a_failed requests failed: those the dead worker held)" \
-  "$(truth [ -n "$replaced_ms" ])"
-value() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" <<<"$2"; }
-while read -r line; do
-  migrate=$(value tcp_migrate_req "$line"); queued=$(value queued-on-closing-listener "$line"); reset=$(value reset "$line")
-  if [ "$migrate" = 1 ]; then
-    verdict "with tcp_migrate_req=1 the kernel hands a closing listener's queue to its siblings: $reset of $queued queued connections reset" \
-      "$(truth [ "$reset" -eq 0 ])"
+# --- results -----------------------------------------------------------------------------------------------
+total() { figure_values "$1" | awk '{ s += $1 } END { print s + 0 }'; }   # KEY: the sum of its rounds
+table faults "faults under load (ok, failed: requests over all rounds; ms: medians)" \
+  fault rounds "requests ok" failed "median ms" "time measured" "step median ms"
+table_row "SIGKILL one worker" "$ROUNDS" "$(total kill.ok)" "$(total kill.failed)" "$(figure_median kill.replaced-ms)" \
+  "until a new pid answers" -
+for condition in "${CONDITIONS[@]}"; do
+  read -r label _ <<<"$condition"
+  table_row "rolling restart, $label" "$ROLLS" "$(total "roll.ok.$label")" "$(total "roll.failed.$label")" \
+    "$(figure_median "roll.ms.$label")" "one restart of $WORKERS workers" "$(figure_median "roll.step-ms.$label")"
+done
+table_row "SIGKILL the primary" "$(figure_values orphans.gone-ms | wc -l)" - - "$(figure_median orphans.gone-ms)" \
+  "until no worker or spare runs" -
+table_end
+
+table listener "a closing SO_REUSEPORT listener, 200 connections (medians of $ROUNDS rounds)" \
+  condition tcp_migrate_req queued reset answered
+for condition in "${CONDITIONS[@]}"; do
+  read -r label migrate <<<"$condition"
+  table_row "$label" "${migrate:-${ORIGINAL_MIGRATE:-absent}}" "$(figure_median "listener.queued.$label")" \
+    "$(figure_median "listener.reset.$label")" "$(figure_median "listener.answered.$label")"
+done
+table_end
+
+table failures "the failed requests by status and curl exit code (000: no response; 52 empty reply, 56 reset)" \
+  phase round "failed requests"
+for row in "${FAILURES[@]}"; do
+  IFS='|' read -r phase round failed <<<"$row"
+  table_row "$phase" "$round" "$failed"
+done
+table_end
+
+verdict_on "a killed worker is replaced" kill.replaced-ms '<' 120000 all
+for condition in "${CONDITIONS[@]}"; do
+  read -r label migrate <<<"$condition"
+  if [ "${migrate:-$ORIGINAL_MIGRATE}" = 1 ]; then
+    verdict_on "with tcp_migrate_req=1 the kernel hands a closing listener's queue to its siblings" \
+      "listener.reset.$label" '==' 0
   else
-    handed=false
-    if [ "$queued" -gt 0 ] && [ "$reset" -eq "$queued" ]; then handed=true; fi
-    verdict "with tcp_migrate_req=$migrate closing a SO_REUSEPORT listener resets its queue: $reset of $queued queued connections reset" \
-      "$handed"
+    verdict_on "with tcp_migrate_req=${migrate:-${ORIGINAL_MIGRATE:-absent}} closing a SO_REUSEPORT listener resets its queue" \
+      "listener.reset-share.$label" '==' 1
   fi
-done <"$OUT/b0-queue.txt"
-while read -r label ok failed rolls; do
-  verdict "rolling restart loses no request ($label): $failed of $((ok + failed)) failed over $ROLLS restarts" \
-    "$(truth [ "$failed" -eq 0 ])"
-done <"$OUT/b-results.txt"
-gone=false
-if [ "$orphans_left" -eq 0 ] && [ "$orphans_gone_ms" -le 2000 ]; then gone=true; fi
-verdict "orphans exit within 2 s of the primary's SIGKILL: $orphans_left left after ${orphans_gone_ms} ms" "$gone"
+done
+for condition in "${CONDITIONS[@]}"; do
+  read -r label _ <<<"$condition"
+  verdict_on "rolling restart loses no request ($label)" "roll.failed.$label" '==' 0 all
+done
+verdict_on "orphans exit within 2 s of the primary's SIGKILL" orphans.gone-ms '<=' 2000
+end_experiment

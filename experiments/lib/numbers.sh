@@ -61,3 +61,13 @@ probe_rounds() {
     | ($h | max) as $hv
     | "\($hv / 1000) \($m / 1000) \($l | max / 1000) \($m / $hv)"' "$1"
 }
+
+# figure_per_round KEY EXPR KEY_A KEY_B [UNIT [LABEL]]: one round of figure KEY (record.sh) for each round of KEY_A and
+# KEY_B: calc EXPR with a and b bound to that round's values ("-" where either is missing). For a verdict on how two
+# figures measured side by side compare, round by round, e.g. figure_per_round ratio.x 'a / b' slow.x fast.x
+figure_per_round() {
+  local a b
+  while IFS=$'\t' read -r a b; do
+    figure "$1" "$(calc "$2" "$a" "$b")" "${5:-}" "${6:-}"
+  done < <(paste <(figure_values "$3") <(figure_values "$4"))
+}
