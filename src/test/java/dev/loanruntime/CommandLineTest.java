@@ -86,7 +86,7 @@ class CommandLineTest {
             "prob --url http://127.0.0.1:1|unknown command 'prob' (did you mean probe?)",
             "clustre --workers 2|unknown command 'clustre' (did you mean cluster?)",
             "lod|unknown command 'lod' (did you mean load?)",
-            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, help)"})
+            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, docs, help)"})
     void aMistypedCommandExits2WithOneLineNamingItAndTheCommands(String line, String expected) {
         Result r = run(line.split(" "));
         assertThat(r.err(), r.code(), is(2));
