@@ -51,11 +51,13 @@ use_jdk() {
 }
 
 # build_once: builds $JAR (mvn -q -B -DskipTests package, with this JDK) when it is missing or older than any file
-# under src/ or pom.xml; otherwise does nothing.
+# under src/main/ or pom.xml; otherwise does nothing. The jar is touched after the build: Maven leaves an up-to-date jar
+# as it was, which would otherwise look stale again to the next script.
 build_once() {
-  if [ ! -f "$JAR" ] || [ -n "$(find src pom.xml -newer "$JAR" -print -quit)" ]; then
+  if [ ! -f "$JAR" ] || [ -n "$(find src/main pom.xml -newer "$JAR" -print -quit)" ]; then
     echo "building $JAR ..."
     PATH="$JAVA_HOME/bin:$PATH" mvn -q -B -DskipTests package
+    touch "$JAR"
   fi
 }
 
