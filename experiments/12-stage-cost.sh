@@ -12,7 +12,7 @@
 # process's median pair. Each server is warmed up by two wrk runs: the first run's connections closing makes the JIT
 # throw away and recompile the request path (uncommon traps), which would otherwise land in the first pair.
 #
-#   experiments/12-stage-cost.sh [--short]      ROUNDS=3, PAIRS=3, RUN_S=8, WARM_S=30 (--short: 1, 2, 4, 8); a value
+#   experiments/12-stage-cost.sh [--short]      ROUNDS=3, PAIRS=3, RUN_S=8, WARM_S=30 (--short: 1, 1, 4, 4); a value
 #                                               set in the environment wins
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,9 +20,9 @@ source experiments/lib/init.sh
 
 run_mode "$@"
 ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
-PAIRS=${PAIRS:-$(full_or_short 3 2)}
+PAIRS=${PAIRS:-$(full_or_short 3 1)}
 RUN_S=${RUN_S:-$(full_or_short 8 4)}
-WARM_S=${WARM_S:-$(full_or_short 30 8)}
+WARM_S=${WARM_S:-$(full_or_short 30 4)}
 for name in ROUNDS PAIRS RUN_S WARM_S; do
   if [[ ! ${!name} =~ ^[1-9][0-9]*$ ]]; then
     echo "12-stage-cost.sh: $name must be a positive whole number, was '${!name}'" >&2
