@@ -44,6 +44,16 @@ if [ "$(_code_dirty)" = true ]; then
   echo "record: the code differs from the commit; the records will say so (commit it first for a record to keep)"
 fi
 
+# Experiments 06 and 10 restart clusters with SIGHUP; a process that ignores it (started under nohup) passes that on
+# to every child, and their rolling restarts never begin.
+ignored_mask=$(sed -n 's/^SigIgn:[[:space:]]*//p' /proc/$$/status 2>/dev/null)
+sighup_ignored=$(( ${ignored_mask:+0x$ignored_mask} + 0 & 1 ))
+if [ "$sighup_ignored" = 1 ] && printf '%s\n' "${scripts[@]}" | grep -q '^\(06\|10\)-'; then
+  echo "record: SIGHUP is ignored here (started under nohup?), so experiments 06 and 10 could not restart their" \
+    "clusters; start record.sh without nohup, e.g. 'setsid experiments/record.sh > record.log 2>&1 &'" >&2
+  exit 2
+fi
+
 # Idle first: a busy machine slows every figure, and not every one alike.
 idle=$(cpu_idle_percent 2)
 waited=0
