@@ -96,6 +96,7 @@
 #   table NAME TITLE COLUMN..., table_row VALUE..., table_end   a table, printed aligned and recorded
 #   cpu_idle_percent SECONDS       how idle the CPUs were over the next SECONDS
 #   end_experiment                 writes $OUT/record.json
+# selftest.sh (run, not sourced; .ci/run runs it) whether a script that fails, ends or is stopped leaves a process
 
 if [ -z "${_LOAN_LIB_LOADED:-}" ]; then
   _LOAN_LIB_LOADED=1

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.loanruntime.cli.SettingsDefaults;
-import dev.loanruntime.serve.ServeArgs;
+import dev.loanruntime.testing.ServeLine;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
@@ -177,15 +177,8 @@ class CommandLineTest {
 
     @Test
     void environmentOverridesTheDefaultAndTheCommandLineOverridesBoth() {
-        var env = java.util.Map.of("LOAN_CRYPTO_THREADS", "7", "LOAN_THREADS", "platform");
-        var settings = new SettingsDefaults(env, io.helidon.config.Config.create());
-        ServeArgs args = new ServeArgs();
-        picocli.CommandLine cli = new picocli.CommandLine(new Object() {
-            @picocli.CommandLine.Mixin
-            ServeArgs mixin = args;
-        }).setDefaultValueProvider(settings);
-        cli.parseArgs("--threads", "virtual");
-        var options = args.toOptions(cli);
+        var options = ServeLine.parse(java.util.Map.of("LOAN_CRYPTO_THREADS", "7", "LOAN_THREADS", "platform"),
+                "--threads", "virtual");
         assertThat(options.cryptoThreads(), is(7));
         assertThat(options.threads().label(), is("virtual"));
         assertThat(options.cryptoQueue(), is(64));  // the default
@@ -204,12 +197,6 @@ class CommandLineTest {
     }
 
     private static dev.loanruntime.serve.ServeOptions optionsFrom(java.util.Map<String, String> env) {
-        ServeArgs args = new ServeArgs();
-        picocli.CommandLine cli = new picocli.CommandLine(new Object() {
-            @picocli.CommandLine.Mixin
-            ServeArgs mixin = args;
-        }).setDefaultValueProvider(new SettingsDefaults(env, io.helidon.config.Config.create()));
-        cli.parseArgs();
-        return args.toOptions(cli);
+        return ServeLine.parse(env);
     }
 }

@@ -51,7 +51,8 @@ class DrainIT {
             Thread proberThread = Thread.ofPlatform().start(() -> loop(port,
                     List.of("/observe/health/ready", "/observe/health/check/drain"), prober, go));
             try {
-                await().atMost(Duration.ofSeconds(30)).until(() -> ok(client) >= 20 && ok(prober) >= 4);
+                await("ok(client) >= 20 && ok(prober) >= 4").atMost(Duration.ofSeconds(30))
+                        .until(() -> ok(client) >= 20 && ok(prober) >= 4);
                 long termAt = System.nanoTime();
                 server.sigterm();
                 await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))

@@ -36,11 +36,12 @@ class GracefulStopIT {
             Http http = new Http(server.baseUri());
             int port = server.port();
             var inFlight = CompletableFuture.supplyAsync(() -> http.get("/catalog/lookup?ms=3000"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> activeRequests(server) > 0);
+            await("activeRequests(server) > 0").atMost(Duration.ofSeconds(10)).until(() -> activeRequests(server) > 0);
             server.sigterm();
 
             // while the request is still being handled, nobody new gets in
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).until(() -> refused(port));
+            await("refused(port)").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> refused(port));
             assertThat("the in-flight request ended before the listener closed: " + inFlight, inFlight.isDone(), is(false));
 
             Http.Response r = inFlight.get();
@@ -63,7 +64,7 @@ class GracefulStopIT {
                     return -1;  // the connection closed without a response
                 }
             });
-            await().atMost(Duration.ofSeconds(10)).until(() -> activeRequests(server) > 0);
+            await("activeRequests(server) > 0").atMost(Duration.ofSeconds(10)).until(() -> activeRequests(server) > 0);
 
             long termAt = System.nanoTime();
             server.sigterm();

@@ -87,6 +87,14 @@ class PackageDependenciesTest {
     }
 
     @Test
+    void cryptoAndStoreAreLeavesThatImportNothingOfTheProject() {
+        // The pool tells the request stages what it does through an interface of its own (CryptoPool.Points).
+        for (String leaf : List.of(ROOT + ".crypto", ROOT + ".store")) {
+            assertThat(leaf, arrows.getOrDefault(leaf, Set.of()), empty());
+        }
+    }
+
+    @Test
     void bothReadersSeeTheArrowsThatOnlyTheyCanSee() {
         // The composition root names its subcommands only in an annotation, so only the source reader sees these;
         // cluster -> serve is in the class files. Without this, a reader that silently found nothing would pass.

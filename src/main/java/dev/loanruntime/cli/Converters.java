@@ -1,5 +1,6 @@
 package dev.loanruntime.cli;
 
+import java.time.Duration;
 import java.util.function.Function;
 
 import picocli.CommandLine;
@@ -14,65 +15,92 @@ import dev.loanruntime.store.StoreUri;
 
 /**
  * picocli converters for the value types that options of several commands share. Each runs the type's own
- * {@code parse}, whose message names the bad value; picocli prints it as the usage error.
+ * {@code parse}, whose message names the bad value (picocli prints it as the usage error), and writes a value back
+ * in the form that {@code parse} reads ({@link Format}): what a worker's command line is made of.
  */
 public final class Converters {
     private Converters() {
     }
 
-    /** {@code --threads virtual|platform}. */
-    public static final class ThreadModelConverter implements CommandLine.ITypeConverter<ThreadModel> {
+    /** A converter that also writes a value back: {@code convert(format(v))} equals {@code v}. */
+    public interface Format<T> extends CommandLine.ITypeConverter<T> {
+        String format(T value);
+    }
+
+    /** A converter from a type's {@code parse} and its inverse. */
+    abstract static class Both<T> implements Format<T> {
+        private final Function<String, T> parse;
+        private final Function<T, String> format;
+
+        Both(Function<String, T> parse, Function<T, String> format) {
+            this.parse = parse;
+            this.format = format;
+        }
+
         @Override
-        public ThreadModel convert(String value) {
-            return parsed(ThreadModel::parse, value);
+        public T convert(String value) {
+            return parsed(parse, value);
+        }
+
+        @Override
+        public String format(T value) {
+            return format.apply(value);
+        }
+    }
+
+    /** {@code --threads virtual|platform}. */
+    public static final class ThreadModelConverter extends Both<ThreadModel> {
+        public ThreadModelConverter() {
+            super(ThreadModel::parse, ThreadModel::label);
         }
     }
 
     /** {@code --store local|sqlite:PATH|redis://...}. */
-    public static final class StoreUriConverter implements CommandLine.ITypeConverter<StoreUri> {
-        @Override
-        public StoreUri convert(String value) {
-            return parsed(StoreUri::parse, value);
+    public static final class StoreUriConverter extends Both<StoreUri> {
+        public StoreUriConverter() {
+            super(StoreUri::parse, StoreUri::toString);
         }
     }
 
     /** {@code N,r,p}: {@code serve --member-cost}, {@code derive --cost}. */
-    public static final class ScryptCostConverter implements CommandLine.ITypeConverter<ScryptCost> {
-        @Override
-        public ScryptCost convert(String value) {
-            return parsed(ScryptCost::parse, value);
+    public static final class ScryptCostConverter extends Both<ScryptCost> {
+        public ScryptCostConverter() {
+            super(ScryptCost::parse, ScryptCost::label);
         }
     }
 
     /** {@code --scrypt reuse|bouncycastle|conscrypt}: {@code serve} and {@code derive}. */
-    public static final class ScryptProviderConverter implements CommandLine.ITypeConverter<ScryptProvider> {
-        @Override
-        public ScryptProvider convert(String value) {
-            return parsed(ScryptProvider::parse, value);
+    public static final class ScryptProviderConverter extends Both<ScryptProvider> {
+        public ScryptProviderConverter() {
+            super(ScryptProvider::parse, ScryptProvider::label);
         }
     }
 
     /** {@code serve --server-timing on-request|always|off}. */
-    public static final class ServerTimingConverter implements CommandLine.ITypeConverter<ServerTiming> {
-        @Override
-        public ServerTiming convert(String value) {
-            return parsed(ServerTiming::parse, value);
+    public static final class ServerTimingConverter extends Both<ServerTiming> {
+        public ServerTimingConverter() {
+            super(ServerTiming::parse, ServerTiming::label);
         }
     }
 
-    /** {@code serve --stages on|off}. */
-    public static final class RecordingConverter implements CommandLine.ITypeConverter<Recording> {
-        @Override
-        public Recording convert(String value) {
-            return parsed(Recording::parse, value);
+    /** {@code serve --stages on|off}, {@code --pin-watch on|off}. */
+    public static final class RecordingConverter extends Both<Recording> {
+        public RecordingConverter() {
+            super(Recording::parse, Recording::label);
         }
     }
 
-    /** {@code serve --log-pinned off|DURATION}. */
-    public static final class LogThresholdConverter implements CommandLine.ITypeConverter<LogThreshold> {
-        @Override
-        public LogThreshold convert(String value) {
-            return parsed(LogThreshold::parse, value);
+    /** {@code serve --log-pinned off|DURATION}, {@code --log-slow-requests off|DURATION}. */
+    public static final class LogThresholdConverter extends Both<LogThreshold> {
+        public LogThresholdConverter() {
+            super(LogThreshold::parse, LogThreshold::label);
+        }
+    }
+
+    /** Durations: {@code 500ms}, {@code 10s}, {@code 2m} ({@link Durations}). */
+    public static final class DurationConverter extends Both<Duration> {
+        public DurationConverter() {
+            super(Durations::parse, Durations::format);
         }
     }
 

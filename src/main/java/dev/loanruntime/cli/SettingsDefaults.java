@@ -2,7 +2,6 @@ package dev.loanruntime.cli;
 
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 import io.helidon.config.Config;
 
@@ -11,12 +10,11 @@ import picocli.CommandLine;
 /**
  * Where an option not given on the command line takes its value from: the environment ({@code --crypto-threads}
  * is {@code LOAN_CRYPTO_THREADS}), then {@code application.yaml} ({@code loan.crypto-threads}), then the option's
- * own default; the measurement commands take only their own ({@code loan.derive.*}, {@code LOAN_DERIVE_*}).
+ * own default; the commands that start no server ({@link ServerCommand}) take only their own ({@code loan.derive.*},
+ * {@code LOAN_DERIVE_*}).
  * picocli converts and validates the value the same way whatever its source.
  */
 public final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
-    /** The commands that start no server, and so do not take the server's settings ({@code loan.*}). */
-    private static final Set<String> MEASUREMENT_COMMANDS = Set.of("probe", "load", "derive", "chart", "docs");
     private final Map<String, String> env;
     private final Config config;
 
@@ -44,7 +42,7 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
                 return scoped;
             }
         }
-        if (command != null && MEASUREMENT_COMMANDS.contains(command)) {
+        if (!(option.command() != null && option.command().userObject() instanceof ServerCommand)) {
             // loan.threads is the server's thread model; derive's --threads is a pool size
             return option.defaultValue();
         }

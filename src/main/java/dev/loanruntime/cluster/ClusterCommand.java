@@ -9,8 +9,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
+import dev.loanruntime.cli.Defaults;
+import dev.loanruntime.cli.ServerCommand;
 import dev.loanruntime.cli.UsageError;
-import dev.loanruntime.serve.ServeArgs;
 import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.serve.Signals;
 
@@ -24,9 +25,9 @@ import dev.loanruntime.serve.Signals;
                  + "time; SIGTERM or SIGINT stops them all.",
                  "Every serve option is passed to each worker. Defaults come from LOAN_CLUSTER_<OPTION> or "
                          + "application.yaml (loan.cluster.<option>), then as for serve."})
-public final class ClusterCommand implements Callable<Integer> {
+public final class ClusterCommand implements Callable<Integer>, ServerCommand {
     @Mixin
-    ServeArgs serve;
+    ServeOptions serve;
 
     @Option(names = "--workers", defaultValue = "3", paramLabel = "N",
             description = "Worker processes (default: ${DEFAULT-VALUE}).")
@@ -63,7 +64,7 @@ public final class ClusterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ServeOptions options = serve.toOptions(spec.commandLine());
+        ServeOptions options = serve.validated(spec.commandLine());
         check("--workers", workers, 1, 64);
         check("--spares", spares, 0, 8);
         check("--kill-timeout", killTimeout, 1, 3600);
@@ -95,7 +96,7 @@ public final class ClusterCommand implements Callable<Integer> {
     }
 
     /**
-     * serve's {@code --port} with the cluster's help: the option and its field are serve's ({@link ServeArgs}), but
+     * serve's {@code --port} with the cluster's help: the option and its field are serve's ({@link ServeOptions}), but
      * "0 for any free port" is not true here, where {@link #call()} refuses 0. Runs once, when picocli builds the
      * command from its annotations.
      */
@@ -107,7 +108,7 @@ public final class ClusterCommand implements Callable<Integer> {
             command.addOption(CommandLine.Model.OptionSpec.builder(port)
                     .description("Port that every worker binds (SO_REUSEPORT); 0 is refused, since the workers must "
                             + "share one known port (default: ${DEFAULT-VALUE}, the cluster's own; serve's is "
-                            + ServeOptions.DEFAULT_PORT + ").")
+                            + Defaults.PORT + ").")
                     .build());
             return command;
         }

@@ -63,26 +63,9 @@ final class WorkerLauncher {
 
     /** {@code serve} with every option spelled out, so the worker does not depend on the primary's environment. */
     static List<String> serveArgs(ServeOptions o) {
-        return List.of("serve",
-                "--host", o.host(),
-                "--port", Integer.toString(o.port()),
-                "--threads", o.threads().label(),
-                "--platform-threads", Integer.toString(o.platformThreads()),
-                "--carriers", Integer.toString(o.carriers()),
-                "--crypto-threads", Integer.toString(o.cryptoThreads()),
-                "--crypto-queue", Integer.toString(o.cryptoQueue()),
-                "--max-derivations", Integer.toString(o.maxDerivations()),
-                "--store", o.store().toString(),
-                "--store-replicas", Integer.toString(o.storeReplicas()),
-                "--member-cost", o.memberCost().label(),
-                "--session-ttl", Long.toString(o.sessionTtl().toSeconds()),
-                "--scrypt", o.scrypt().label(),
-                "--server-timing", o.serverTiming().label(),
-                "--stages", o.stages().label(),
-                "--pin-watch", o.pinWatch().label(),
-                "--log-pinned", o.logPinned().label(),
-                "--log-slow-requests", o.logSlowRequests().label(),
-                "--drain-delay", Long.toString(o.drainDelay().toSeconds()));
+        List<String> args = new ArrayList<>(List.of("serve"));
+        args.addAll(o.toArgs());
+        return args;
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.loanruntime.stages.RequestStamps;
+import java.util.function.Supplier;
 
 /**
  * A bounded pool of platform threads for CPU-heavy derivations: the JVM's counterpart of libuv's thread pool.
@@ -18,14 +18,43 @@ import dev.loanruntime.stages.RequestStamps;
  * at once. The caller's thread waits for the result; a virtual caller parks and frees its carrier meanwhile.
  */
 public final class CryptoPool implements AutoCloseable {
+    /**
+     * The points of one derivation's passage through the pool, told to whoever times the request it is for (the
+     * request stages): submitted and resumed on the caller's thread, started and ended on the pool thread.
+     */
+    public interface Points {
+        /** Tells nothing. */
+        Points NONE = new Points() {
+        };
+
+        default void cryptoSubmitted() {
+        }
+
+        default void cryptoStarted() {
+        }
+
+        default void cryptoEnded() {
+        }
+
+        default void resumed() {
+        }
+    }
+
     private final Derivations derivations;
+    private final Supplier<Points> points;
     private final ThreadPoolExecutor executor;
     private final Semaphore slots;
     private final int threads;
     private final int queue;
 
     public CryptoPool(Derivations derivations, int threads, int queue) {
+        this(derivations, threads, queue, () -> Points.NONE);
+    }
+
+    /** A pool that tells each derivation's points to {@code points}, asked on the caller's thread. */
+    public CryptoPool(Derivations derivations, int threads, int queue, Supplier<Points> points) {
         this.derivations = derivations;
+        this.points = points;
         this.threads = threads;
         this.queue = queue;
         AtomicInteger ids = new AtomicInteger();
@@ -57,7 +86,7 @@ public final class CryptoPool implements AutoCloseable {
         // derivation ends), or its caller giving up while it is still queued. A task cancelled in the queue never
         // runs, so without the caller's claim its slot would be gone for good.
         AtomicBoolean claimed = new AtomicBoolean();
-        RequestStamps stamps = RequestStamps.current();
+        Points stamps = points.get();
         FutureTask<byte[]> task = new FutureTask<>(() -> {
             if (!claimed.compareAndSet(false, true)) {
                 return null;            // its caller gave up first and gave the slot back

@@ -10,8 +10,12 @@ package dev.loanruntime.crypto;
  */
 public record ScryptCost(int n, int r, int p, int keyLength) {
 
+    /** The lesson's cost as {@link #parse} reads it. */
+    public static final String LESSON_LABEL = "65536,8,8";
+    /** The length of every derived key: 32 bytes, the lesson's. */
+    public static final int KEY_LENGTH = 32;
     /** The lesson's cost: over half a second of CPU and 64 MiB of memory per derivation. */
-    public static final ScryptCost LESSON = new ScryptCost(1 << 16, 8, 8, 32);
+    public static final ScryptCost LESSON = parse(LESSON_LABEL);
 
     public ScryptCost {
         if (n < 2 || Integer.bitCount(n) != 1) {
@@ -32,10 +36,10 @@ public record ScryptCost(int n, int r, int p, int keyLength) {
                 throw new IllegalArgumentException("three numbers");
             }
             return new ScryptCost(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
-                    LESSON.keyLength());
+                    KEY_LENGTH);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("expected N,r,p with N a power of two > 1 and r, p >= 1 (the lesson's: "
-                    + LESSON.label() + ") but was '" + value + "'");
+                    + LESSON_LABEL + ") but was '" + value + "'");
         }
     }
 

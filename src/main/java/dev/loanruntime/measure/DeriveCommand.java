@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters;
+import dev.loanruntime.cli.Defaults;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
 
@@ -21,7 +22,7 @@ import dev.loanruntime.crypto.ScryptProvider;
                  "The pool's efficiency is its rate divided by min(threads, cores) x the single rate: 1.0 means "
                  + "every core derives as fast as one derivation alone."})
 public final class DeriveCommand implements Callable<Integer> {
-    @Option(names = "--scrypt", defaultValue = "reuse", paramLabel = "PROVIDER",
+    @Option(names = "--scrypt", defaultValue = Defaults.SCRYPT, paramLabel = "PROVIDER",
             converter = Converters.ScryptProviderConverter.class,
             description = "reuse, bouncycastle or conscrypt (default: ${DEFAULT-VALUE}, as serve's).")
     ScryptProvider scrypt;
@@ -37,7 +38,8 @@ public final class DeriveCommand implements Callable<Integer> {
             description = "Derivations timed one at a time (default: ${DEFAULT-VALUE}).")
     int single;
 
-    @Option(names = "--cost", defaultValue = "65536,8,8", paramLabel = "N,r,p", converter = Converters.ScryptCostConverter.class,
+    @Option(names = "--cost", defaultValue = Defaults.COST, paramLabel = "N,r,p",
+            converter = Converters.ScryptCostConverter.class,
             description = "scrypt cost (default: ${DEFAULT-VALUE}, the lesson's).")
     ScryptCost cost;
 

@@ -8,6 +8,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.loanruntime.cli.Converters;
 import dev.loanruntime.cli.UsageError;
 
 /** {@code load}: a bounded closed-loop or open-loop load against one path; runs on the caller's thread. */
@@ -42,7 +43,8 @@ public final class LoadCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int maxInFlight;
 
-    @Option(names = "--duration", paramLabel = "DURATION", converter = Durations.Converter.class,
+    @Option(names = "--duration", paramLabel = "DURATION",
+            converter = Converters.DurationConverter.class,
             description = "Send for this long, e.g. 10s, 500ms (default: 10s unless --requests is given).")
     Duration duration;
 
@@ -54,7 +56,8 @@ public final class LoadCommand implements Callable<Integer> {
             description = "Requests sent first and not measured (default: ${DEFAULT-VALUE}).")
     int warmupRequests;
 
-    @Option(names = "--timeout", defaultValue = "30s", paramLabel = "DURATION", converter = Durations.Converter.class,
+    @Option(names = "--timeout", defaultValue = "30s", paramLabel = "DURATION",
+            converter = Converters.DurationConverter.class,
             description = "Read timeout per request (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 

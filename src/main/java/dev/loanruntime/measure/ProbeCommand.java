@@ -12,6 +12,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import dev.loanruntime.cli.Converters;
 import dev.loanruntime.cli.UsageError;
 
 /**
@@ -64,7 +65,8 @@ public final class ProbeCommand implements Callable<Integer> {
             + "when it runs with --stages on.")
     boolean stages;
 
-    @Option(names = "--timeout", defaultValue = "120s", paramLabel = "DURATION", converter = Durations.Converter.class,
+    @Option(names = "--timeout", defaultValue = "120s", paramLabel = "DURATION",
+            converter = Converters.DurationConverter.class,
             description = "Read timeout of each request, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 

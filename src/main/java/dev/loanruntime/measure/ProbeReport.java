@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import dev.loanruntime.stages.Stage;
 import dev.loanruntime.stages.StageTimes;
 
 /**
@@ -40,7 +41,7 @@ record ProbeReport(Config config, List<Round> rounds, Summary summary) {
             return new Request(name, kind, round3((o.startNanos() - roundStartNanos) / 1e6), round3(o.millis()),
                     o.status(), o.error() == null ? null : o.error().label(),
                     times == null ? null : times.millis(),
-                    times == null ? null : round3(o.millis() - times.ms("total")),
+                    times == null ? null : round3(o.millis() - times.ms(Stage.TOTAL)),
                     times == null ? null : times.origin());
         }
 

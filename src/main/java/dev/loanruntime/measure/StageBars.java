@@ -9,6 +9,8 @@ import java.util.Objects;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.loanruntime.stages.Stage;
+
 /**
  * One panel of {@code chart stages}, read from a {@code probe --stages --json} file (one execution model): for each
  * request of one round a bar of its stages, in the order a request lives them, placed on the round's server
@@ -22,7 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 record StageBars(String label, int round, List<Row> rows) {
     /** The stages a bar is made of, in the order a request lives them; their sum is the server's total. */
-    static final List<String> ORDER = StageTable.ORDER.stream().filter(s -> !s.equals("write")).toList();
+    static final List<String> ORDER = Stage.PARTS.stream().filter(s -> s != Stage.WRITE).map(Stage::label).toList();
 
     /** One stage of one request, from and to in ms on the round's timeline. */
     record Segment(String stage, double fromMs, double toMs) {
@@ -74,7 +76,7 @@ record StageBars(String label, int round, List<Row> rows) {
                         + " has stages but \"originMs\" is " + origin + ": written by an older probe; run it again");
             }
             // A later request on a kept-alive connection starts at its request line; its idle gap comes before.
-            starts.add(origin.asDouble() - ms.getOrDefault("idle", 0.0));
+            starts.add(origin.asDouble() - ms.getOrDefault(Stage.IDLE.label(), 0.0));
         }
         if (starts.stream().allMatch(Objects::isNull)) {
             throw new IllegalArgumentException(source + ": no request of round " + round + " has \"stages\": "

@@ -3,8 +3,10 @@ package dev.loanruntime.measure;
 import java.awt.Color;
 import java.awt.Font;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
@@ -23,6 +25,8 @@ import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.data.xy.XYIntervalSeries;
 import org.jfree.data.xy.XYIntervalSeriesCollection;
 
+import dev.loanruntime.stages.Stage;
+
 /**
  * {@code chart stages}' drawing: one panel per execution model, one horizontal bar per request made of its stages,
  * every panel on one time axis and every stage in one colour. Runs on the caller's thread; blocks while it writes
@@ -30,17 +34,8 @@ import org.jfree.data.xy.XYIntervalSeriesCollection;
  */
 final class StageChart {
     /** Each stage's colour, the same in every panel; waits (carrier, queue, crypto-queue, resume) are warm. */
-    static final Map<String, Color> COLOURS = Map.of(
-            "carrier", new Color(0xD6, 0x27, 0x28),
-            "line", new Color(0xBC, 0xBD, 0x22),
-            "idle", new Color(0xB0, 0xB0, 0xB0),
-            "headers", new Color(0x17, 0xBE, 0xCF),
-            "admit", new Color(0x94, 0x67, 0xBD),
-            "queue", new Color(0xFF, 0x7F, 0x0E),
-            "handler", new Color(0x2E, 0x6F, 0xB7),
-            "crypto-queue", new Color(0x8C, 0x56, 0x4B),
-            "derive", new Color(0x2C, 0xA0, 0x2C),
-            "resume", new Color(0xE3, 0x77, 0xC2));
+    static final Map<String, Color> COLOURS = Arrays.stream(Stage.values())
+            .collect(Collectors.toMap(Stage::label, s -> new Color(s.rgb())));
     static final int WIDTH = 1200;
     /** Height of the title, time axis and legend, and of each panel's title and each bar, in pixels. */
     static final int FRAME = 150;

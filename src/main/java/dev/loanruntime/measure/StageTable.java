@@ -6,14 +6,15 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.loanruntime.stages.Stage;
+
 /**
  * {@code probe --stages}' table: one row per request, the client's ms, then every stage the round's requests went
  * through in the order they happen, the server's total and outside (client minus server), all in ms.
  */
 final class StageTable {
     /** The order of a request's life; a column appears only when some request of the round has the stage. */
-    static final List<String> ORDER = List.of("carrier", "line", "idle", "headers", "admit", "queue",
-            "handler", "crypto-queue", "derive", "resume", "write");
+    static final List<String> ORDER = Stage.PARTS.stream().map(Stage::label).toList();
     /**
      * Why a response came without stages, printed once under the table: the server adds the header only with its
      * stage points installed ({@code serve --stages on}, off by default) and {@code --server-timing} not off (its
@@ -39,7 +40,7 @@ final class StageTable {
         }
         List<String> columns = new ArrayList<>(List.of("client"));
         columns.addAll(present);
-        columns.addAll(List.of("total", "outside"));
+        columns.addAll(List.of(Stage.TOTAL.label(), "outside"));
         StringBuilder head = new StringBuilder(String.format("%-8s", "ms"));
         columns.forEach(c -> head.append(String.format(" %12s", c)));
         out.println(head);
@@ -53,7 +54,7 @@ final class StageTable {
                 Double ms = r.stages().get(stage);
                 row.append(ms == null ? String.format(" %12s", "-") : String.format(" %12.3f", ms));
             }
-            row.append(String.format(" %12.3f %12.3f", r.stages().getOrDefault("total", 0.0), r.outsideMs()));
+            row.append(String.format(" %12.3f %12.3f", r.stages().getOrDefault(Stage.TOTAL.label(), 0.0), r.outsideMs()));
             out.println(row);
         }
     }

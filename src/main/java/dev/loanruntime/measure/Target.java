@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 
+import dev.loanruntime.cli.Defaults;
 import dev.loanruntime.cli.UsageError;
 
 /**
@@ -15,7 +16,7 @@ import dev.loanruntime.cli.UsageError;
  * @param base scheme, host and port, without a path
  */
 record Target(URI base) {
-    static final String DEFAULT = "http://127.0.0.1:8430";
+    static final String DEFAULT = Defaults.URL;
 
     /** Parses {@code --url}; the error names the bad value and the expected form. */
     static Target parse(String url) {

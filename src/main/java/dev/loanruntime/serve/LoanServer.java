@@ -1,7 +1,6 @@
 package dev.loanruntime.serve;
 
 import java.net.StandardSocketOptions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -48,6 +47,7 @@ import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.runtime.WrappedService;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.RequestPoints;
+import dev.loanruntime.stages.RequestStamps;
 import dev.loanruntime.stages.Stages;
 import dev.loanruntime.store.LoanStore;
 import dev.loanruntime.store.StoreUnavailableException;
@@ -76,7 +76,8 @@ public final class LoanServer implements AutoCloseable {
                 ? options.maxDerivations()
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
         Derivations derivations = new Derivations(hasher, maxRunning, options.cryptoQueue());
-        this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue());
+        this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue(),
+                RequestStamps::current);
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
         this.inFlight = new InFlight();
         this.runtime = new RuntimeService(options, carriers, pool, inFlight);
@@ -86,8 +87,7 @@ public final class LoanServer implements AutoCloseable {
                 .host(options.host())
                 .port(options.port());
         // Helidon's HTTP/1.1 limits from server.protocols.http_1_1, plus the header deadline Helidon lacks
-        this.headDeadline = new RequestHeadDeadline(
-                config.get("loan.request-head-timeout").as(Duration.class).orElse(Duration.ofSeconds(10)));
+        this.headDeadline = new RequestHeadDeadline(options.requestHeadTimeout());
         // Exactly one HTTP/1.1 connection selector: with a second protocol (from the config node or discovery)
         // beside it, Helidon sniffs each connection's first bytes and closes a malformed or HTTP/1.0 one without
         // its JSON 400/505. With --stages on, the stage points wrap that one selector.

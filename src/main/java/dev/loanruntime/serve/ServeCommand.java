@@ -13,6 +13,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import dev.loanruntime.cli.ServerCommand;
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.Pinning;
@@ -24,10 +25,10 @@ import dev.loanruntime.store.StoreUnavailableException;
 @Command(name = "serve", mixinStandardHelpOptions = true,
          description = "Run the loan service. Every option may also come from the environment (LOAN_<OPTION>, "
                  + "e.g. LOAN_CRYPTO_THREADS=8) or from application.yaml (loan.<option>); the command line wins.")
-public final class ServeCommand implements Callable<Integer> {
+public final class ServeCommand implements Callable<Integer>, ServerCommand {
     private static final int WARM_UP_ROUNDS = 50;
     @Mixin
-    ServeArgs args;
+    ServeOptions args;
 
     // Set by the cluster primary (through LOAN_WORKER_ID) for the workers it starts; not for people.
     @CommandLine.Option(names = "--worker-id", defaultValue = "0", hidden = true)
@@ -46,7 +47,7 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        ServeOptions options = args.toOptions(spec.commandLine()).asWorker(workerId);
+        ServeOptions options = args.validated(spec.commandLine()).asWorker(workerId);
         // Before anything can create a virtual thread: the JDK reads these once, at the first one.
         Carriers.configure(options.carriers());
         LogConfig.configureRuntime();

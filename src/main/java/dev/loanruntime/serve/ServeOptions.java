@@ -1,8 +1,26 @@
 package dev.loanruntime.serve;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
-import java.util.Objects;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+import dev.loanruntime.cli.Converters;
+import dev.loanruntime.cli.Converters.DurationConverter;
+import dev.loanruntime.cli.Converters.LogThresholdConverter;
+import dev.loanruntime.cli.Converters.RecordingConverter;
+import dev.loanruntime.cli.Converters.ScryptCostConverter;
+import dev.loanruntime.cli.Converters.ScryptProviderConverter;
+import dev.loanruntime.cli.Converters.ServerTimingConverter;
+import dev.loanruntime.cli.Converters.StoreUriConverter;
+import dev.loanruntime.cli.Converters.ThreadModelConverter;
+import dev.loanruntime.cli.Defaults;
+import dev.loanruntime.cli.Durations;
+import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
@@ -13,146 +31,231 @@ import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUri;
 
 /**
- * Everything that decides how one server process runs; immutable. Start from a preset, {@link #defaults()}, and
- * change what differs through {@link #toBuilder()}: {@code ServeOptions.defaults().toBuilder().port(0).build()}.
- * Each builder setter checks its value at once; the error names the option, what it accepts and the bad value.
+ * Everything that decides how one server process runs, each option defined once, here: its name, type, default,
+ * help ({@code @Option}) and range ({@link Range}). From these follow {@code serve}'s and {@code cluster}'s
+ * command lines (both mix this class in), the environment and application.yaml ({@code SettingsDefaults}),
+ * {@link #defaults()}, and a worker's command line ({@link #toArgs()}: {@code parse(o.toArgs())} equals {@code o}).
+ * docs/options.md has a row per option; a test holds it to the options here.
  *
- * <p>The defaults live here once: the {@code DEFAULT_*} texts are the {@code serve} options' picocli defaults
- * ({@link ServeArgs}), which the environment ({@code LOAN_<OPTION>}) and {@code application.yaml}
- * ({@code loan.<option>}) override, and {@link #defaults()} parses the same texts. Safe from any thread.
+ * <p>Adding an option: a field with its {@code @Option} (and a {@code @Range} for a number), an accessor, and its
+ * use. Values change only while picocli parses; once {@link #validated} they are fixed, and an instance may be
+ * shared between threads that receive it the usual ways (a thread's start, an executor).
  */
 public final class ServeOptions {
-    /** {@code --host}. */
-    public static final String DEFAULT_HOST = "127.0.0.1";
-    /** {@code --port}. */
-    public static final String DEFAULT_PORT = "8430";
-    /** {@code --threads}. */
-    public static final String DEFAULT_THREADS = "virtual";
-    /** {@code --platform-threads}. */
-    public static final String DEFAULT_PLATFORM_THREADS = "200";
-    /** {@code --crypto-queue}. */
-    public static final String DEFAULT_CRYPTO_QUEUE = "64";
-    /** {@code --max-derivations}: 0 derives the bound from the heap. */
-    public static final String DEFAULT_MAX_DERIVATIONS = "0";
-    /** {@code --store}. */
-    public static final String DEFAULT_STORE = "local";
-    /** {@code --member-cost}: the lesson's. */
-    public static final String DEFAULT_MEMBER_COST = "65536,8,8";
-    /** {@code --session-ttl}, in seconds. */
-    public static final String DEFAULT_SESSION_TTL = "1800";
-    /** {@code --scrypt}. */
-    public static final String DEFAULT_SCRYPT = "reuse";
-    /** {@code --server-timing}. */
-    public static final String DEFAULT_SERVER_TIMING = "on-request";
-    /** {@code --stages}: off, because the stage points cost 5-12% of /books' throughput on one core. */
-    public static final String DEFAULT_STAGES = "off";
-    /**
-     * {@code --pin-watch}: on, so that a pinned carrier shows in /runtime without asking; the JFR recording it runs
-     * costs 2-4% of /books' CPU per request on one core, as any running recording does.
-     */
-    public static final String DEFAULT_PIN_WATCH = "on";
-    /** {@code --log-pinned}: off, because a server that pins by design would log a line per request. */
-    public static final String DEFAULT_LOG_PINNED = "off";
-    /** {@code --log-slow-requests}: off; it needs {@code --stages on}, whose points it prints. */
-    public static final String DEFAULT_LOG_SLOW_REQUESTS = "off";
-    /**
-     * {@code --drain-delay}, in seconds: how long a server that got SIGTERM reports not-ready while it keeps
-     * serving, before its listener closes. Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
-     */
-    public static final String DEFAULT_DRAIN_DELAY = "4";
-    /** The longest drain delay: ten minutes. */
-    public static final Duration MAX_DRAIN_DELAY = Duration.ofMinutes(10);
-    /** The longest session: one day. */
-    public static final Duration MAX_SESSION_TTL = Duration.ofDays(1);
+    @Option(names = "--host", defaultValue = Defaults.HOST, paramLabel = "HOST",
+            description = "Address to bind (default: ${DEFAULT-VALUE}).")
+    private String host;
 
-    private final String host;
-    private final int port;
-    private final ThreadModel threads;
-    private final int platformThreads;
-    private final int carriers;
-    private final int cryptoThreads;
-    private final int cryptoQueue;
-    private final int maxDerivations;
-    private final StoreUri store;
-    /** Null: the store's own default, so that a builder that changes the store changes the default too. */
-    private final Integer storeReplicas;
-    private final ScryptCost memberCost;
-    private final Duration sessionTtl;
-    private final int workerId;
-    private final ScryptProvider scrypt;
-    private final ServerTiming serverTiming;
-    private final Recording stages;
-    private final Recording pinWatch;
-    private final LogThreshold logPinned;
-    private final LogThreshold logSlowRequests;
-    private final Duration drainDelay;
+    @Option(names = "--port", defaultValue = Defaults.PORT, paramLabel = "PORT",
+            description = "Port to bind, 0 for any free port (default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 65_535)
+    private int port;
 
-    private ServeOptions(Builder b) {
-        this.host = b.host;
-        this.port = b.port;
-        this.threads = b.threads;
-        this.platformThreads = b.platformThreads;
-        this.carriers = b.carriers;
-        this.cryptoThreads = b.cryptoThreads;
-        this.cryptoQueue = b.cryptoQueue;
-        this.maxDerivations = b.maxDerivations;
-        this.store = b.store;
-        this.storeReplicas = b.storeReplicas;
-        this.memberCost = b.memberCost;
-        this.sessionTtl = b.sessionTtl;
-        this.workerId = b.workerId;
-        this.scrypt = b.scrypt;
-        this.serverTiming = b.serverTiming;
-        this.stages = b.stages;
-        this.pinWatch = b.pinWatch;
-        this.logPinned = b.logPinned;
-        this.logSlowRequests = b.logSlowRequests;
-        this.drainDelay = b.drainDelay;
+    @Option(names = "--threads", defaultValue = "virtual", paramLabel = "MODEL",
+            converter = ThreadModelConverter.class,
+            description = "Threads that run route handlers: virtual (one virtual thread per request) or platform "
+                    + "(a fixed pool of platform threads, thread-per-request) (default: ${DEFAULT-VALUE}).")
+    private ThreadModel threads;
+
+    @Option(names = "--platform-threads", defaultValue = "200", paramLabel = "N",
+            description = "Handler pool size with --threads platform (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 10_000)
+    private int platformThreads;
+
+    // No default: the number of cores, filled in by validated().
+    @Option(names = "--carriers", paramLabel = "N",
+            description = "Carrier threads that run all virtual threads; 1 is the single-carrier mode, the JVM's "
+                    + "event loop (default: the number of cores).")
+    @Range(min = 1, max = 256)
+    private Integer carriers;
+
+    @Option(names = "--crypto-threads", paramLabel = "N",
+            description = "Platform threads for pooled derivations (default: the number of cores; libuv's pool has "
+                    + "4, but more threads than cores derive no faster and slow the light requests down).")
+    @Range(min = 1, max = 256)
+    private Integer cryptoThreads;
+
+    @Option(names = "--crypto-queue", defaultValue = "64", paramLabel = "N",
+            description = "Derivations that may wait for a crypto thread; beyond that, 503 at once "
+                    + "(default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 100_000)
+    private int cryptoQueue;
+
+    @Option(names = "--max-derivations", defaultValue = "0", paramLabel = "N",
+            description = "Derivations that may hold their 64 MiB at once, in any thread model; 0 derives it from "
+                    + "the heap: half of -Xmx / 64 MiB (default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 1024)
+    private int maxDerivations;
+
+    @Option(names = "--store", defaultValue = "local", paramLabel = "URI", converter = StoreUriConverter.class,
+            description = "Where the loan counter and the sessions live: local (this process's memory), "
+                    + "sqlite:PATH (a file shared by the processes of this machine), "
+                    + "redis[s]://[USER@]HOST:PORT[/DB] (a server shared by processes on many machines; rediss: TLS) "
+                    + "or redis-sentinel://[USER@]HOST:PORT[,HOST:PORT...]/MASTER[/DB] (the master that Sentinels name, "
+                    + "followed after a failover). Passwords from LOAN_STORE_PASSWORD and LOAN_SENTINEL_PASSWORD, "
+                    + "which no process list shows (default: ${DEFAULT-VALUE}).")
+    private StoreUri store;
+
+    // No default: the store's own (1 behind Sentinel, else 0), so that changing the store changes it too.
+    @Option(names = "--store-replicas", paramLabel = "N",
+            description = "Redis replicas that must confirm a write (WAIT) before it is acknowledged; otherwise "
+                    + "503 store_unavailable (default: 1 with redis-sentinel, else 0).")
+    @Range(min = 0, max = 16)
+    private Integer storeReplicas;
+
+    @Option(names = "--member-cost", defaultValue = Defaults.COST, paramLabel = "N,r,p",
+            converter = ScryptCostConverter.class,
+            description = "scrypt cost of the members' password hashes; lower it for tests "
+                    + "(default: ${DEFAULT-VALUE}, the lesson's).")
+    private ScryptCost memberCost;
+
+    @Option(names = "--session-ttl", defaultValue = "1800", paramLabel = "SECONDS",
+            description = "How long a member's session lives (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 86_400)
+    private long sessionTtl;
+
+    @Option(names = "--scrypt", defaultValue = Defaults.SCRYPT, paramLabel = "PROVIDER",
+            converter = ScryptProviderConverter.class,
+            description = "scrypt implementation: reuse (pure Java over a 64 MiB workspace that each derivation "
+                    + "permit keeps: about 20 KB of garbage per derivation), bouncycastle (BouncyCastle's "
+                    + "SCrypt.generate: 512 MiB of garbage per derivation; for comparison) or conscrypt (BoringSSL "
+                    + "through a bundled native library; where it cannot load, a warning and reuse) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private ScryptProvider scrypt;
+
+    @Option(names = "--server-timing", defaultValue = "on-request", paramLabel = "WHEN",
+            converter = ServerTimingConverter.class,
+            description = "When a response carries its request's stages in a Server-Timing header: on-request "
+                    + "(only for requests with 'Loan-Timing: on'), always (e.g. for a browser's developer tools; "
+                    + "timings reveal internals) or off (default: ${DEFAULT-VALUE}).")
+    private ServerTiming serverTiming;
+
+    // Off: the stage points cost a share of /books' throughput, which experiment 12 measures.
+    @Option(names = "--stages", defaultValue = "off", paramLabel = "on|off", converter = RecordingConverter.class,
+            description = "Stamp each request's stage points (accepted, first run, head read, handler, crypto pool, "
+                    + "send) for Server-Timing and JFR; off by default for their cost, which experiment 12 "
+                    + "measures (docs/request-stages.md) (default: ${DEFAULT-VALUE}).")
+    private Recording stages;
+
+    // On, so that a pinned carrier shows in /runtime without asking; experiment 12 measures what it costs.
+    @Option(names = "--pin-watch", defaultValue = "on", paramLabel = "on|off", converter = RecordingConverter.class,
+            description = "Watch for virtual threads pinned to their carriers and count them in /runtime and "
+                    + "/observe/metrics, through a JFR recording; experiment 12 measures its cost "
+                    + "(docs/pinning.md) (default: ${DEFAULT-VALUE}).")
+    private Recording pinWatch;
+
+    // Off: a server that pins by design would log a line per request.
+    @Option(names = "--log-pinned", defaultValue = "off", paramLabel = "off|DURATION",
+            converter = LogThresholdConverter.class,
+            description = "With --pin-watch on: log one line, with the top of the stack, for each virtual thread "
+                    + "that stays pinned to its carrier at least this long, e.g. 20ms; the watch counts the pins "
+                    + "whether or not they are logged (default: ${DEFAULT-VALUE}).")
+    private LogThreshold logPinned;
+
+    @Option(names = "--log-slow-requests", defaultValue = "off", paramLabel = "off|DURATION",
+            converter = LogThresholdConverter.class,
+            description = "With --stages on: log one line with the order and durations of the stages of each request "
+                    + "that took at least this long, from accepted to sent, e.g. 500ms (default: ${DEFAULT-VALUE}).")
+    private LogThreshold logSlowRequests;
+
+    // Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
+    @Option(names = "--drain-delay", defaultValue = "4", paramLabel = "SECONDS",
+            description = "After SIGTERM, report not-ready (/observe/health/ready and /observe/health/check/drain "
+                    + "answer 503) and keep serving this long, so that a load balancer's health check takes this "
+                    + "server out before its listener closes; then finish the requests in flight and exit. 0: stop "
+                    + "accepting at once. SIGINT, or the end of a cluster's primary, skips it "
+                    + "(default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 600)
+    private long drainDelay;
+
+    // Helidon 4.5 has no deadline for a request's headers and no read timeout on server sockets: without this, a
+    // client sending its head a byte at a time holds a connection forever. A real client sends its whole head (well
+    // under 8 KiB) in one packet; 10 s leaves room for a bad mobile link.
+    @Option(names = "--request-head-timeout", defaultValue = "10s", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "Once a request line has arrived, its headers must end within this time, or the client "
+                    + "gets 408 and the connection closes, e.g. 10s or 500ms (default: ${DEFAULT-VALUE}).")
+    private Duration requestHeadTimeout;
+
+    /** This process's id in a cluster (1..N), 0 when it serves alone: not an option, the primary gives it. */
+    private int workerId;
+
+    /** Every {@code @Option} field, in the order they are declared. */
+    private static final List<Field> OPTIONS = Arrays.stream(ServeOptions.class.getDeclaredFields())
+            .filter(f -> f.isAnnotationPresent(Option.class))
+            .toList();
+
+    // Only picocli (through a mixin, with the reflection it uses for every command) and parse() make one.
+    private ServeOptions() {
     }
 
     /**
-     * The preset: the lesson's single machine on {@value #DEFAULT_HOST}:{@value #DEFAULT_PORT}, virtual threads,
+     * The preset: the lesson's single machine on {@value Defaults#HOST}:{@value Defaults#PORT}, virtual threads,
      * one carrier and one crypto thread per core, process-local state, the lesson's member cost, half-hour sessions,
-     * not a cluster worker.
+     * not a cluster worker. The options' own defaults only: neither the environment nor application.yaml.
      */
     public static ServeOptions defaults() {
-        int cores = Runtime.getRuntime().availableProcessors();
-        Builder b = new Builder();
-        b.host(DEFAULT_HOST)
-                .port(Integer.parseInt(DEFAULT_PORT))
-                .threads(ThreadModel.parse(DEFAULT_THREADS))
-                .platformThreads(Integer.parseInt(DEFAULT_PLATFORM_THREADS))
-                .carriers(cores)
-                .cryptoThreads(cores)
-                .cryptoQueue(Integer.parseInt(DEFAULT_CRYPTO_QUEUE))
-                .maxDerivations(Integer.parseInt(DEFAULT_MAX_DERIVATIONS))
-                .store(StoreUri.parse(DEFAULT_STORE))
-                .memberCost(ScryptCost.parse(DEFAULT_MEMBER_COST))
-                .sessionTtl(Duration.ofSeconds(Long.parseLong(DEFAULT_SESSION_TTL)))
-                .workerId(0)
-                .scrypt(ScryptProvider.parse(DEFAULT_SCRYPT))
-                .serverTiming(ServerTiming.parse(DEFAULT_SERVER_TIMING))
-                .stages(Recording.parse(DEFAULT_STAGES))
-                .pinWatch(Recording.parse(DEFAULT_PIN_WATCH))
-                .logPinned(LogThreshold.parse(DEFAULT_LOG_PINNED))
-                .logSlowRequests(LogThreshold.parse(DEFAULT_LOG_SLOW_REQUESTS))
-                .drainDelay(Duration.ofSeconds(Long.parseLong(DEFAULT_DRAIN_DELAY)));
-        return b.build();
+        return parse();
     }
 
-    /** A builder that starts from these options. */
-    public Builder toBuilder() {
-        return new Builder(this);
+    /**
+     * Options from a command line alone (no environment, no application.yaml); an option given twice takes the last.
+     *
+     * @throws IllegalArgumentException with picocli's usage message, e.g. {@code Invalid value for option '--port':
+     *                                  expected an integer from 0 to 65535 but was '70000'}
+     */
+    public static ServeOptions parse(String... args) {
+        ServeOptions options = new ServeOptions();
+        CommandLine commandLine = new CommandLine(options).setOverwrittenOptionsAllowed(true);
+        try {
+            commandLine.parseArgs(args);
+        } catch (CommandLine.ParameterException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        return options.validate();
+    }
+
+    /** These options with {@code changes} applied, e.g. {@code with("--port", "0", "--threads", "platform")}. */
+    public ServeOptions with(String... changes) {
+        List<String> args = new ArrayList<>(toArgs());
+        args.addAll(List.of(changes));
+        ServeOptions changed = parse(args.toArray(String[]::new));
+        changed.workerId = workerId;
+        return changed;
+    }
+
+    /**
+     * Every option with its value, in the form {@code parse} reads: {@code --host 127.0.0.1 --port 8430 ...}. An
+     * option without a value ({@code --store-replicas} left to the store) is left out, so it gets the same default.
+     */
+    public List<String> toArgs() {
+        List<String> args = new ArrayList<>();
+        for (Field field : OPTIONS) {
+            Object value = valueOf(field);
+            if (value != null) {
+                args.add(field.getAnnotation(Option.class).names()[0]);
+                args.add(format(field, value));
+            }
+        }
+        return args;
+    }
+
+    /** Checks the options that picocli filled in (a mixin of a command); an error is the command's usage error. */
+    public ServeOptions validated(CommandLine commandLine) {
+        return UsageError.orUsage(commandLine, this::validate);
     }
 
     /** The same options for worker {@code id} of a cluster. */
     public ServeOptions asWorker(int id) {
-        return toBuilder().workerId(id).build();
+        UsageError.check("--worker-id", id, 0, 1024);
+        ServeOptions worker = with();
+        worker.workerId = id;
+        return worker;
     }
 
     /** The same options for a server of its own (no worker id) listening on {@code host}:{@code port}. */
     public ServeOptions alone(String host, int port) {
-        return toBuilder().host(host).port(port).workerId(0).build();
+        return with("--host", host, "--port", Integer.toString(port)).asWorker(0);
     }
 
     /**
@@ -163,64 +266,54 @@ public final class ServeOptions {
         return workerId > 0;
     }
 
-    /** Address to bind. */
     public String host() {
         return host;
     }
 
-    /** Port to bind, 0 for any free port. */
     public int port() {
         return port;
     }
 
-    /** Which threads run the handlers. */
     public ThreadModel threads() {
         return threads;
     }
 
-    /** Size of the handler pool in the platform model. */
     public int platformThreads() {
         return platformThreads;
     }
 
-    /** Carrier threads for all virtual threads. */
     public int carriers() {
         return carriers;
     }
 
-    /** Platform threads that run pooled derivations. */
     public int cryptoThreads() {
         return cryptoThreads;
     }
 
-    /** Pooled derivations that may wait for a crypto thread before requests are refused. */
     public int cryptoQueue() {
         return cryptoQueue;
     }
 
-    /** Derivations that may hold their memory at once (0: derived from the heap). */
+    /** 0: derived from the heap. */
     public int maxDerivations() {
         return maxDerivations;
     }
 
-    /** Where the loan counter and the sessions live. */
     public StoreUri store() {
         return store;
     }
 
-    /** Replicas that must confirm a store write before it is acknowledged ({@code --store-replicas}). */
+    /** {@code --store-replicas}, or the store's own default when it was not given. */
     public int storeReplicas() {
         return storeReplicas == null ? store.defaultReplicas() : storeReplicas;
     }
 
-    /** scrypt cost of the members' password hashes. */
     public ScryptCost memberCost() {
         return memberCost;
     }
 
-    /** How long a member's session lives. */
     public Duration sessionTtl() {
-        return sessionTtl;
+        return Duration.ofSeconds(sessionTtl);
     }
 
     /** This process's id in a cluster (1..N), 0 when it serves alone. */
@@ -228,233 +321,124 @@ public final class ServeOptions {
         return workerId;
     }
 
-    /** Which scrypt implementation derives the keys. */
     public ScryptProvider scrypt() {
         return scrypt;
     }
 
-    /** When responses carry the request's stages in a {@code Server-Timing} header. */
     public ServerTiming serverTiming() {
         return serverTiming;
     }
 
-    /** Whether the server stamps its requests' stage points at all. */
     public Recording stages() {
         return stages;
     }
 
-    /** Whether the server watches for virtual threads pinned to their carriers (a JFR recording). */
     public Recording pinWatch() {
         return pinWatch;
     }
 
-    /** Which pinned virtual threads get a log line (only with {@code --pin-watch on}). */
     public LogThreshold logPinned() {
         return logPinned;
     }
 
-    /** Which requests get a log line with their stages (only with {@code --stages on}). */
     public LogThreshold logSlowRequests() {
         return logSlowRequests;
     }
 
-    /** After SIGTERM: how long the server reports not-ready and keeps serving before it stops accepting. */
     public Duration drainDelay() {
-        return drainDelay;
+        return Duration.ofSeconds(drainDelay);
     }
 
-    /**
-     * Changes options one at a time; each setter checks its value and throws an {@link IllegalArgumentException}
-     * that names the option and the bad value ({@link UsageError}). Not thread-safe; use it on one thread.
-     */
-    public static final class Builder {
-        private String host;
-        private int port;
-        private ThreadModel threads;
-        private int platformThreads;
-        private int carriers;
-        private int cryptoThreads;
-        private int cryptoQueue;
-        private int maxDerivations;
-        private StoreUri store;
-        private Integer storeReplicas;
-        private ScryptCost memberCost;
-        private Duration sessionTtl;
-        private int workerId;
-        private ScryptProvider scrypt;
-        private ServerTiming serverTiming;
-        private Recording stages;
-        private Recording pinWatch;
-        private LogThreshold logPinned;
-        private LogThreshold logSlowRequests;
-        private Duration drainDelay;
+    public Duration requestHeadTimeout() {
+        return requestHeadTimeout;
+    }
 
-        private Builder() {
+    /** Equal options: every option's value and the worker id. */
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ServeOptions o && values().equals(o.values());
+    }
+
+    @Override
+    public int hashCode() {
+        return values().hashCode();
+    }
+
+    /** The command line that makes these options, and the worker id. */
+    @Override
+    public String toString() {
+        return String.join(" ", toArgs()) + (workerId > 0 ? " (worker " + workerId + ")" : "");
+    }
+
+    /** Fills in the defaults that depend on the machine and checks every value; errors name the option. */
+    private ServeOptions validate() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        if (carriers == null) {
+            carriers = cores;
         }
-
-        private Builder(ServeOptions o) {
-            host = o.host;
-            port = o.port;
-            threads = o.threads;
-            platformThreads = o.platformThreads;
-            carriers = o.carriers;
-            cryptoThreads = o.cryptoThreads;
-            cryptoQueue = o.cryptoQueue;
-            maxDerivations = o.maxDerivations;
-            store = o.store;
-            storeReplicas = o.storeReplicas;
-            memberCost = o.memberCost;
-            sessionTtl = o.sessionTtl;
-            workerId = o.workerId;
-            scrypt = o.scrypt;
-            serverTiming = o.serverTiming;
-            stages = o.stages;
-            pinWatch = o.pinWatch;
-            logPinned = o.logPinned;
-            logSlowRequests = o.logSlowRequests;
-            drainDelay = o.drainDelay;
+        if (cryptoThreads == null) {
+            cryptoThreads = cores;
         }
-
-        public Builder host(String host) {
-            if (host == null || host.isBlank()) {
-                throw UsageError.invalid("--host", "a host name or address", host);
+        for (Field field : OPTIONS) {
+            Range range = field.getAnnotation(Range.class);
+            if (range != null && valueOf(field) instanceof Number n) {
+                UsageError.check(field.getAnnotation(Option.class).names()[0], n.longValue(), range.min(), range.max());
             }
-            this.host = host;
-            return this;
         }
-
-        public Builder port(int port) {
-            UsageError.check("--port", port, 0, 65_535);
-            this.port = port;
-            return this;
+        if (host == null || host.isBlank()) {
+            throw UsageError.invalid("--host", "a host name or address", host);
         }
-
-        public Builder threads(ThreadModel threads) {
-            this.threads = Objects.requireNonNull(threads, "threads");
-            return this;
+        if (memberCost.memoryBytes() > ScryptCost.LESSON.memoryBytes() || memberCost.p() > 64) {
+            throw UsageError.invalid("--member-cost",
+                    "at most the lesson's memory (128 * r * N <= 64 MiB) and p <= 64", memberCost.label());
         }
-
-        public Builder platformThreads(int platformThreads) {
-            UsageError.check("--platform-threads", platformThreads, 1, 10_000);
-            this.platformThreads = platformThreads;
-            return this;
+        if (requestHeadTimeout.isZero()) {
+            throw UsageError.invalid("--request-head-timeout", "a duration above 0",
+                    Durations.format(requestHeadTimeout));
         }
-
-        public Builder carriers(int carriers) {
-            UsageError.check("--carriers", carriers, 1, 256);
-            this.carriers = carriers;
-            return this;
+        if (storeReplicas != null && storeReplicas > 0 && !store.replicates()) {
+            throw UsageError.invalid("--store-replicas", "0 with --store " + store
+                    + " (only a Redis store has replicas)", storeReplicas);
         }
-
-        public Builder cryptoThreads(int cryptoThreads) {
-            UsageError.check("--crypto-threads", cryptoThreads, 1, 256);
-            this.cryptoThreads = cryptoThreads;
-            return this;
+        if (logSlowRequests.on() && stages != Recording.ON) {
+            throw UsageError.invalid("--log-slow-requests", "off unless --stages on (its lines are the stages)",
+                    logSlowRequests.label());
         }
-
-        public Builder cryptoQueue(int cryptoQueue) {
-            UsageError.check("--crypto-queue", cryptoQueue, 0, 100_000);
-            this.cryptoQueue = cryptoQueue;
-            return this;
+        if (logPinned.on() && pinWatch != Recording.ON) {
+            throw UsageError.invalid("--log-pinned", "off unless --pin-watch on (its lines are the pins it sees)",
+                    logPinned.label());
         }
+        return this;
+    }
 
-        public Builder maxDerivations(int maxDerivations) {
-            UsageError.check("--max-derivations", maxDerivations, 0, 1024);
-            this.maxDerivations = maxDerivations;
-            return this;
+    private List<Object> values() {
+        List<Object> values = new ArrayList<>();
+        for (Field field : OPTIONS) {
+            values.add(valueOf(field));
         }
+        values.add(workerId);
+        return values;
+    }
 
-        public Builder store(StoreUri store) {
-            this.store = Objects.requireNonNull(store, "store");
-            return this;
+    private Object valueOf(Field field) {
+        try {
+            return field.get(this);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot read " + field.getName(), e);
         }
+    }
 
-        /** 0 to 16; above 0 only with a Redis store. Unset (null): the store's own default, 1 behind Sentinel. */
-        public Builder storeReplicas(Integer storeReplicas) {
-            if (storeReplicas != null) {
-                UsageError.check("--store-replicas", storeReplicas, 0, 16);
+    /** A value as its option's converter writes it back, or as text for the types picocli converts itself. */
+    @SuppressWarnings("unchecked")
+    private static String format(Field field, Object value) {
+        Class<? extends CommandLine.ITypeConverter<?>>[] converters = field.getAnnotation(Option.class).converter();
+        if (converters.length == 1 && Converters.Format.class.isAssignableFrom(converters[0])) {
+            try {
+                return ((Converters.Format<Object>) converters[0].getDeclaredConstructor().newInstance()).format(value);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot make " + converters[0].getName(), e);
             }
-            this.storeReplicas = storeReplicas;
-            return this;
         }
-
-        /** At most the lesson's memory per derivation (64 MiB), and p at most 64. */
-        public Builder memberCost(ScryptCost memberCost) {
-            Objects.requireNonNull(memberCost, "memberCost");
-            if (memberCost.memoryBytes() > ScryptCost.LESSON.memoryBytes() || memberCost.p() > 64) {
-                throw UsageError.invalid("--member-cost",
-                        "at most the lesson's memory (128 * r * N <= 64 MiB) and p <= 64", memberCost.label());
-            }
-            this.memberCost = memberCost;
-            return this;
-        }
-
-        /** From one second to {@link #MAX_SESSION_TTL}. */
-        public Builder sessionTtl(Duration sessionTtl) {
-            UsageError.check("--session-ttl", sessionTtl == null ? 0 : sessionTtl.toSeconds(), 1,
-                    MAX_SESSION_TTL.toSeconds());
-            this.sessionTtl = sessionTtl;
-            return this;
-        }
-
-        public Builder workerId(int workerId) {
-            UsageError.check("--worker-id", workerId, 0, 1024);
-            this.workerId = workerId;
-            return this;
-        }
-
-        public Builder scrypt(ScryptProvider scrypt) {
-            this.scrypt = Objects.requireNonNull(scrypt, "scrypt");
-            return this;
-        }
-
-        public Builder serverTiming(ServerTiming serverTiming) {
-            this.serverTiming = Objects.requireNonNull(serverTiming, "serverTiming");
-            return this;
-        }
-
-        public Builder stages(Recording stages) {
-            this.stages = Objects.requireNonNull(stages, "stages");
-            return this;
-        }
-
-        public Builder pinWatch(Recording pinWatch) {
-            this.pinWatch = Objects.requireNonNull(pinWatch, "pinWatch");
-            return this;
-        }
-
-        public Builder logPinned(LogThreshold logPinned) {
-            this.logPinned = Objects.requireNonNull(logPinned, "logPinned");
-            return this;
-        }
-
-        public Builder logSlowRequests(LogThreshold logSlowRequests) {
-            this.logSlowRequests = Objects.requireNonNull(logSlowRequests, "logSlowRequests");
-            return this;
-        }
-
-        /** From 0 (stop accepting at once) to {@link #MAX_DRAIN_DELAY}, in whole seconds. */
-        public Builder drainDelay(Duration drainDelay) {
-            UsageError.check("--drain-delay", drainDelay == null ? -1 : drainDelay.toSeconds(), 0,
-                    MAX_DRAIN_DELAY.toSeconds());
-            this.drainDelay = drainDelay;
-            return this;
-        }
-
-        public ServeOptions build() {
-            if (storeReplicas != null && storeReplicas > 0 && !store.replicates()) {
-                throw UsageError.invalid("--store-replicas", "0 with --store " + store
-                        + " (only a Redis store has replicas)", storeReplicas);
-            }
-            if (logSlowRequests.on() && stages != Recording.ON) {
-                throw UsageError.invalid("--log-slow-requests", "off unless --stages on (its lines are the stages)",
-                        logSlowRequests.label());
-            }
-            if (logPinned.on() && pinWatch != Recording.ON) {
-                throw UsageError.invalid("--log-pinned", "off unless --pin-watch on (its lines are the pins it sees)",
-                        logPinned.label());
-            }
-            return new ServeOptions(this);
-        }
+        return String.valueOf(value);
     }
 }

@@ -3,6 +3,8 @@ package dev.loanruntime.stages;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.loanruntime.crypto.CryptoPool;
+
 /**
  * The points of one request's life, each a {@link System#nanoTime()} on the server's one clock, and the stages
  * between adjacent points. Made at the admitted point ({@link RequestPoints}) on the connection's thread; the
@@ -13,7 +15,7 @@ import java.util.List;
  * connection's thread, and the request a platform handler thread was given ({@link #enter}); a thread that works for
  * no request gets {@link #NONE}, whose stamps go nowhere, so callers need no checks.
  */
-public final class RequestStamps {
+public final class RequestStamps implements CryptoPool.Points {
     /** The stamps of no request: stamping them does nothing. */
     public static final RequestStamps NONE = new RequestStamps(false);
     private static final ThreadLocal<RequestStamps> CURRENT = new ThreadLocal<>();
@@ -75,6 +77,7 @@ public final class RequestStamps {
     }
 
     /** The handler hands a derivation to the crypto pool. */
+    @Override
     public void cryptoSubmitted() {
         if (recording) {
             cryptoSubmit = System.nanoTime();
@@ -82,6 +85,7 @@ public final class RequestStamps {
     }
 
     /** A crypto pool thread starts the derivation (on that thread). */
+    @Override
     public void cryptoStarted() {
         if (recording) {
             cryptoStart = System.nanoTime();
@@ -89,6 +93,7 @@ public final class RequestStamps {
     }
 
     /** The crypto pool thread is done with the derivation (on that thread). */
+    @Override
     public void cryptoEnded() {
         if (recording) {
             cryptoEnd = System.nanoTime();
@@ -96,6 +101,7 @@ public final class RequestStamps {
     }
 
     /** The handler runs again after the pool's result (for a virtual thread: once it has a carrier again). */
+    @Override
     public void resumed() {
         if (recording) {
             resumed = System.nanoTime();
@@ -116,41 +122,41 @@ public final class RequestStamps {
      * The stages so far in the order they happen, each a name and nanoseconds; {@code total} last. Before the
      * response is sent, {@code total} ends at {@code beforeSend} and there is no {@code write}.
      */
-    List<Stage> stages() {
-        List<Stage> stages = new ArrayList<>(12);
+    List<Span> stages() {
+        List<Span> stages = new ArrayList<>(12);
         if (first()) {
-            add(stages, "carrier", accepted, firstRan);
-            add(stages, "line", firstRan, line);
+            add(stages, Stage.CARRIER, accepted, firstRan);
+            add(stages, Stage.LINE, firstRan, line);
         } else {
-            add(stages, "idle", previousSent, line);
+            add(stages, Stage.IDLE, previousSent, line);
         }
-        add(stages, "headers", line, headers);
-        add(stages, "admit", headers, admitted);
-        add(stages, "queue", admitted, handler);
+        add(stages, Stage.HEADERS, line, headers);
+        add(stages, Stage.ADMIT, headers, admitted);
+        add(stages, Stage.QUEUE, admitted, handler);
         long handlerStart = handler != ABSENT ? handler : admitted;
         boolean pooled = cryptoSubmit != ABSENT && cryptoStart != ABSENT && cryptoEnd != ABSENT && resumed != ABSENT;
         if (beforeSend != ABSENT && handlerStart != ABSENT) {
             long away = pooled ? resumed - cryptoSubmit : 0;
-            stages.add(new Stage("handler", beforeSend - handlerStart - away));
+            stages.add(new Span(Stage.HANDLER, beforeSend - handlerStart - away));
         }
         if (pooled) {
-            add(stages, "crypto-queue", cryptoSubmit, cryptoStart);
-            add(stages, "derive", cryptoStart, cryptoEnd);
-            add(stages, "resume", cryptoEnd, resumed);
+            add(stages, Stage.CRYPTO_QUEUE, cryptoSubmit, cryptoStart);
+            add(stages, Stage.DERIVE, cryptoStart, cryptoEnd);
+            add(stages, Stage.RESUME, cryptoEnd, resumed);
         }
-        add(stages, "write", beforeSend, sent);
+        add(stages, Stage.WRITE, beforeSend, sent);
         long end = sent != ABSENT ? sent : beforeSend;
-        add(stages, "total", origin(), end);
+        add(stages, Stage.TOTAL, origin(), end);
         return stages;
     }
 
-    private static void add(List<Stage> stages, String name, long from, long to) {
+    private static void add(List<Span> stages, Stage stage, long from, long to) {
         if (from != ABSENT && to != ABSENT) {
-            stages.add(new Stage(name, to - from));
+            stages.add(new Span(stage, to - from));
         }
     }
 
-    /** One stage: its name and how long it took. */
-    record Stage(String name, long nanos) {
+    /** One stage of this request and how long it took. */
+    record Span(Stage stage, long nanos) {
     }
 }

@@ -56,8 +56,8 @@ public enum ServerTiming {
      */
     static String format(RequestStamps stamps) {
         StringBuilder value = new StringBuilder(256);
-        for (RequestStamps.Stage stage : stamps.stages()) {
-            value.append(stage.name()).append(";dur=");
+        for (RequestStamps.Span stage : stamps.stages()) {
+            value.append(stage.stage().label()).append(";dur=");
             millis(value, stage.nanos());
             value.append(", ");
         }

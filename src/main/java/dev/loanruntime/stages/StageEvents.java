@@ -3,9 +3,14 @@ package dev.loanruntime.stages;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import jdk.jfr.AnnotationElement;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Event;
+import jdk.jfr.EventFactory;
 import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
@@ -15,6 +20,7 @@ import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
+import jdk.jfr.ValueDescriptor;
 
 /**
  * The JFR events: one per request when its response has been sent, one per connection when it closes, so that
@@ -25,7 +31,11 @@ import jdk.jfr.Timespan;
  */
 final class StageEvents {
     private static final System.Logger LOGGER = System.getLogger(StageEvents.class.getName());
-    private static final EventType REQUEST = EventType.getEventType(RequestEvent.class);
+    /** The request event's fields before its stages, which follow in {@link Stage}'s order. */
+    private static final int STAGE_FIELDS_FROM = 3;
+    /** The request event: path, status, whether first on its connection, then a field per {@link Stage}. */
+    private static final EventFactory REQUEST_EVENTS = requestEvents();
+    private static final EventType REQUEST = REQUEST_EVENTS.getEventType();
     private static final EventType CONNECTION = EventType.getEventType(ConnectionEvent.class);
     /** Whether a recording that is not left out runs. */
     private static volatile boolean wanted;
@@ -60,27 +70,12 @@ final class StageEvents {
         if (!wanted || !REQUEST.isEnabled()) {
             return;
         }
-        RequestEvent event = new RequestEvent();
-        event.path = req.path().path();
-        event.status = res.status().code();
-        event.firstOnConnection = stamps.first();
-        for (RequestStamps.Stage stage : stamps.stages()) {
-            long nanos = stage.nanos();
-            switch (stage.name()) {
-                case "carrier" -> event.carrier = nanos;
-                case "line" -> event.line = nanos;
-                case "idle" -> event.idle = nanos;
-                case "headers" -> event.headers = nanos;
-                case "admit" -> event.admit = nanos;
-                case "queue" -> event.queue = nanos;
-                case "handler" -> event.handler = nanos;
-                case "crypto-queue" -> event.cryptoQueue = nanos;
-                case "derive" -> event.derive = nanos;
-                case "resume" -> event.resume = nanos;
-                case "write" -> event.write = nanos;
-                case "total" -> event.total = nanos;
-                default -> throw new IllegalStateException("a stage without a field: " + stage.name());
-            }
+        Event event = REQUEST_EVENTS.newEvent();
+        event.set(0, req.path().path());
+        event.set(1, res.status().code());
+        event.set(2, stamps.first());
+        for (RequestStamps.Span span : stamps.stages()) {
+            event.set(STAGE_FIELDS_FROM + span.stage().ordinal(), span.nanos());
         }
         event.commit();
     }
@@ -96,42 +91,28 @@ final class StageEvents {
         event.commit();
     }
 
-    @Name(Stages.REQUEST_EVENT)
-    @Label("Request Stages")
-    @Category("loan-runtime")
-    @Description("Where one request's time went, from accept (or its request line, on a kept-alive connection) to sent")
-    @StackTrace(false)
-    static final class RequestEvent extends Event {
-        @Label("Path")
-        String path;
-        @Label("Status")
-        int status;
-        @Label("First On Connection")
-        boolean firstOnConnection;
-        @Label("Carrier") @Timespan
-        long carrier;
-        @Label("Line") @Timespan
-        long line;
-        @Label("Idle") @Timespan
-        long idle;
-        @Label("Headers") @Timespan
-        long headers;
-        @Label("Admit") @Timespan
-        long admit;
-        @Label("Queue") @Timespan
-        long queue;
-        @Label("Handler") @Timespan
-        long handler;
-        @Label("Crypto Queue") @Timespan
-        long cryptoQueue;
-        @Label("Derive") @Timespan
-        long derive;
-        @Label("Resume") @Timespan
-        long resume;
-        @Label("Write") @Timespan
-        long write;
-        @Label("Total") @Timespan
-        long total;
+    /** The request event's type, its fields made from {@link Stage}: a stage cannot lack its field. */
+    private static EventFactory requestEvents() {
+        List<ValueDescriptor> fields = new ArrayList<>(List.of(
+                field(String.class, "path", "Path"),
+                field(int.class, "status", "Status"),
+                field(boolean.class, "firstOnConnection", "First On Connection")));
+        for (Stage stage : Stage.values()) {
+            fields.add(new ValueDescriptor(long.class, stage.field(), List.of(
+                    new AnnotationElement(Label.class, stage.title()),
+                    new AnnotationElement(Timespan.class, Timespan.NANOSECONDS))));
+        }
+        return EventFactory.create(List.of(
+                new AnnotationElement(Name.class, Stages.REQUEST_EVENT),
+                new AnnotationElement(Label.class, "Request Stages"),
+                new AnnotationElement(Category.class, new String[] {"loan-runtime"}),
+                new AnnotationElement(Description.class, "Where one request's time went, from accept (or its request "
+                        + "line, on a kept-alive connection) to sent"),
+                new AnnotationElement(StackTrace.class, false)), fields);
+    }
+
+    private static ValueDescriptor field(Class<?> type, String name, String label) {
+        return new ValueDescriptor(type, name, List.of(new AnnotationElement(Label.class, label)));
     }
 
     @Name(Stages.CONNECTION_EVENT)

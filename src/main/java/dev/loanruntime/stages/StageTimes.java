@@ -57,13 +57,18 @@ public record StageTimes(Map<String, Double> millis, double origin) {
         return millis.getOrDefault(name, 0.0);
     }
 
+    /** A stage's milliseconds, or 0 when the request did not go through it. */
+    public double ms(Stage stage) {
+        return ms(stage.label());
+    }
+
     /** When the server had this request's response ready to send (origin + total), on the server's clock. */
     public double beforeSend() {
-        return origin + ms("total") - ms("write");
+        return origin + ms(Stage.TOTAL) - ms(Stage.WRITE);
     }
 
     /** When the connection's thread first ran (origin + carrier), on the server's clock; first requests only. */
     public double firstRan() {
-        return origin + ms("carrier");
+        return origin + ms(Stage.CARRIER);
     }
 }

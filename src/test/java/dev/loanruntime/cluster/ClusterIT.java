@@ -81,7 +81,8 @@ class ClusterIT {
             replacement.removeAll(before);
             assertThat(replacement, hasSize(1));
             long newPid = replacement.iterator().next();
-            await().atMost(START).until(() -> RawHttp.get(port, "/status").pid() == newPid);
+            await("RawHttp.get(port, \"/status\").pid() == newPid").atMost(START)
+                    .until(() -> RawHttp.get(port, "/status").pid() == newPid);
             assertThat(cluster.output(), containsString("died pid=" + victim + " (exit 137), starting a replacement"));
         }
     }
@@ -103,13 +104,15 @@ class ClusterIT {
             LoadLoop books = LoadLoop.start(port, 2, Duration.ofMinutes(3));
             LoadLoop slow = LoadLoop.start(port, "/catalog/lookup?ms=3000", 6, Duration.ofMillis(500),
                     Duration.ofMinutes(3), LoadLoop.Retry.NEVER);
-            await().atMost(START).until(() -> books.ok() >= 50 && slow.ok() >= 6);
+            await("books.ok() >= 50 && slow.ok() >= 6").atMost(START).until(() -> books.ok() >= 50 && slow.ok() >= 6);
 
             signal("HUP", cluster.pid());
-            await().atMost(Duration.ofMinutes(2)).until(() -> cluster.output().contains("rolling restart done"));
+            await("cluster.output().contains(\"rolling restart done\")").atMost(Duration.ofMinutes(2))
+                    .until(() -> cluster.output().contains("rolling restart done"));
             int booksAtRollEnd = books.ok();
             int slowAtRollEnd = slow.ok();
-            await().atMost(START).until(() -> books.ok() >= booksAtRollEnd + 50 && slow.ok() >= slowAtRollEnd + 6);
+            await("books.ok() >= booksAtRollEnd + 50 && slow.ok() >= slowAtRollEnd + 6").atMost(START)
+                    .until(() -> books.ok() >= booksAtRollEnd + 50 && slow.ok() >= slowAtRollEnd + 6);
             books.stop();
             slow.stop();
 
@@ -132,7 +135,8 @@ class ClusterIT {
     void portZeroIsRefusedBecauseWorkersMustShareAKnownPort() throws IOException, InterruptedException {
         try (ClusterProcess cluster = ClusterProcess.start("--port", "0")) {
             assertThat(cluster.primary().awaitExit(Duration.ofSeconds(60)), is(2));
-            await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains("'--port'"));
+            await("cluster.output().contains(\"'--port'\")").atMost(Duration.ofSeconds(10))
+                    .until(() -> cluster.output().contains("'--port'"));
             assertThat(cluster.announcedWorkerPids(), empty());
         }
     }

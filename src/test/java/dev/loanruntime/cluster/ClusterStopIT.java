@@ -76,7 +76,8 @@ class ClusterStopIT {
 
             assertThat(workers.stream().filter(ClusterProcess::alive).toList(), empty());
             // The output is read by another thread: it may lag behind the exit.
-            await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
+            await("cluster.output().contains(StatusLines.CLUSTER_STOPPED)").atMost(Duration.ofSeconds(10))
+                    .until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
             long idlePid = workers.stream().filter(pid -> pid != busyPid.get()).findFirst().orElseThrow();
             assertThat(cluster.output(), containsString(StatusLines.stopped(idlePid)));
             assertThat(cluster.output(), containsString("pid=" + busyPid + " still running after 1 s; killing it"));
@@ -104,7 +105,8 @@ class ClusterStopIT {
                             "--port", Integer.toString(reserved.port()), "--start-timeout", "1",
                             "--max-fast-failures", "1", "--store", "sqlite:" + db)) {
                 assertThat(cluster.primary().awaitExit(Duration.ofSeconds(60)), is(1));
-                await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
+                await("cluster.output().contains(StatusLines.CLUSTER_STOPPED)").atMost(Duration.ofSeconds(10))
+                        .until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
                 long worker = cluster.announcedWorkerPids().getFirst();
                 assertThat(cluster.output(), containsString("worker 1 pid=" + worker + " not ready after 1 s; killing it"));
                 assertThat(cluster.output(), containsString("worker 1 failed 1 times in a row (exit 137"));
@@ -138,7 +140,8 @@ class ClusterStopIT {
             try (ClusterProcess cluster = ClusterProcess.start("--workers", "2", "--port", Integer.toString(port),
                     "--max-fast-failures", "3")) {
                 int exit = cluster.primary().awaitExit(Duration.ofSeconds(120));
-                await().atMost(Duration.ofSeconds(10)).until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
+                await("cluster.output().contains(StatusLines.CLUSTER_STOPPED)").atMost(Duration.ofSeconds(10))
+                        .until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
 
                 assertThat(exit, is(1));
                 assertThat(cluster.output(), containsString("failed 3 times in a row"));

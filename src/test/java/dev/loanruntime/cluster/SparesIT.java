@@ -37,7 +37,8 @@ class SparesIT {
     private static ClusterProcess standingBy(int port) throws IOException {
         ClusterProcess cluster = ClusterProcess.start("--workers", "1", "--spares", "1", "--port",
                 Integer.toString(port)).awaitReady(START);
-        await().atMost(START).until(() -> cluster.output().contains("standing by"));
+        await("cluster.output().contains(\"standing by\")").atMost(START)
+                .until(() -> cluster.output().contains("standing by"));
         return cluster;
     }
 
@@ -68,13 +69,15 @@ class SparesIT {
 
             ProcessHandle.of(worker).orElseThrow().destroyForcibly();
 
-            await().atMost(START).ignoreExceptions().until(() -> RawHttp.get(port, "/runtime").pid() == spare);
+            await("RawHttp.get(port, \"/runtime\").pid() == spare").atMost(START).ignoreExceptions()
+                    .until(() -> RawHttp.get(port, "/runtime").pid() == spare);
             assertThat(RawHttp.get(port, "/runtime").number("workerId"), is(1L));
             assertThat(cluster.output(), containsString(StatusLines.nowSpare(1, spare)));
-            await().atMost(START).until(() -> spares(cluster).size() == 2);
+            await("spares(cluster).size() == 2").atMost(START).until(() -> spares(cluster).size() == 2);
             long next = spares(cluster).get(1);
             assertThat(ClusterProcess.alive(next), is(true));
-            await().atMost(START).until(() -> cluster.output().contains(StatusLines.standingBy(next)));
+            await("cluster.output().contains(StatusLines.standingBy(next))").atMost(START)
+                    .until(() -> cluster.output().contains(StatusLines.standingBy(next)));
             assertThat(listeningSockets(next, port), empty());
         }
     }
@@ -86,19 +89,22 @@ class SparesIT {
             long oldSpare = spares(cluster).getFirst();
 
             signal("HUP", cluster.pid());
-            await().atMost(START).until(() -> cluster.output().contains("rolling restart done"));
-            await().atMost(START).until(() -> spares(cluster).size() == 2);
+            await("cluster.output().contains(\"rolling restart done\")").atMost(START)
+                    .until(() -> cluster.output().contains("rolling restart done"));
+            await("spares(cluster).size() == 2").atMost(START).until(() -> spares(cluster).size() == 2);
             long newSpare = spares(cluster).get(1);
             assertThat("the spare of the old settings", ClusterProcess.alive(oldSpare), is(false));
             assertThat(cluster.output().indexOf(StatusLines.started(0, newSpare)),
                     is(greaterThan(cluster.output().indexOf("rolling restart done"))));
-            await().atMost(START).until(() -> cluster.output().contains(StatusLines.standingBy(newSpare)));
+            await("cluster.output().contains(StatusLines.standingBy(newSpare))").atMost(START)
+                    .until(() -> cluster.output().contains(StatusLines.standingBy(newSpare)));
 
             List<Long> everyone = cluster.announcedWorkerPids();
             cluster.primary().process().toHandle().destroy();
 
             assertThat(cluster.primary().awaitExit(Duration.ofSeconds(30)), is(0));
-            await().atMost(Duration.ofSeconds(10)).until(() -> everyone.stream().noneMatch(ClusterProcess::alive));
+            await("everyone.stream().noneMatch(ClusterProcess::alive)").atMost(Duration.ofSeconds(10))
+                    .until(() -> everyone.stream().noneMatch(ClusterProcess::alive));
         }
     }
 

@@ -35,7 +35,7 @@ class CryptoPoolTest {
                 AutoCloseable unblock = hasher::release) {
             List<CompletableFuture<byte[]>> admitted = new ArrayList<>();
             admitted.add(CompletableFuture.supplyAsync(() -> pool.derive(PW, PW, CHEAP), callers));
-            await().atMost(WAIT).until(() -> hasher.running() == 1);
+            await("hasher.running() == 1").atMost(WAIT).until(() -> hasher.running() == 1);
 
             // A caller whose task waits in the queue is interrupted (Helidon interrupts a connection's thread on
             // stop, for one): it gives up, and its task must never run.
@@ -47,7 +47,7 @@ class CryptoPoolTest {
                     gaveUp.set(e);
                 }
             });
-            await().atMost(WAIT).until(() -> pool.queued() == 1);
+            await("pool.queued() == 1").atMost(WAIT).until(() -> pool.queued() == 1);
             queued.interrupt();
             queued.join(WAIT);
             assertThat(gaveUp.get(), instanceOf(DerivationException.class));
@@ -55,7 +55,8 @@ class CryptoPoolTest {
 
             // The pool fills to its size again: the abandoned caller's slot takes a new waiting derivation.
             admitted.add(CompletableFuture.supplyAsync(() -> pool.derive(PW, PW, CHEAP), callers));
-            await().atMost(WAIT).until(() -> pool.queued() == 1 || admitted.getLast().isDone());
+            await("pool.queued() == 1 || admitted.getLast().isDone()").atMost(WAIT)
+                    .until(() -> pool.queued() == 1 || admitted.getLast().isDone());
             // still waiting for a pool thread: neither refused (FAILED) nor answered
             assertThat(admitted.getLast().state(), is(Future.State.RUNNING));
 

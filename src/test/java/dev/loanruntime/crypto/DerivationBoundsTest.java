@@ -27,7 +27,8 @@ class DerivationBoundsTest {
             for (int i = 0; i < 5; i++) {
                 admitted.add(CompletableFuture.supplyAsync(() -> derivations.derive(PW, PW, CHEAP), callers));
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 2 && derivations.waiting() == 3);
+            await("hasher.running() == 2 && derivations.waiting() == 3").atMost(Duration.ofSeconds(10))
+                    .until(() -> hasher.running() == 2 && derivations.waiting() == 3);
 
             BusyException busy = assertThrows(BusyException.class, () -> derivations.derive(PW, PW, CHEAP));
             assertThat(busy.reason(), is("derivation-memory"));
@@ -47,9 +48,9 @@ class DerivationBoundsTest {
         try (CryptoPool pool = new CryptoPool(new Derivations(hasher, 8, 8), 1, 1);
                 ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
             var first = CompletableFuture.supplyAsync(() -> pool.derive(PW, PW, CHEAP), callers);
-            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
+            await("hasher.running() == 1").atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
             var second = CompletableFuture.supplyAsync(() -> pool.derive(PW, PW, CHEAP), callers);
-            await().atMost(Duration.ofSeconds(10)).until(() -> pool.queued() == 1);
+            await("pool.queued() == 1").atMost(Duration.ofSeconds(10)).until(() -> pool.queued() == 1);
 
             long start = System.nanoTime();
             BusyException busy = assertThrows(BusyException.class, () -> pool.derive(PW, PW, CHEAP));

@@ -34,6 +34,6 @@ class ConfiguredLimitsTest {
 
     @Test
     void theHeaderDeadlineIsTenSeconds() {
-        assertThat(CONFIG.get("loan.request-head-timeout").as(Duration.class).get(), is(Duration.ofSeconds(10)));
+        assertThat(dev.loanruntime.serve.ServeOptions.defaults().requestHeadTimeout(), is(Duration.ofSeconds(10)));
     }
 }

@@ -60,7 +60,8 @@ class HeavyDisconnectIT {
             }
             // With verify-blocking, /runtime itself waits for a free carrier while two derivations hold both: it
             // answers between them, when the third request has taken the freed permit.
-            await().atMost(Duration.ofSeconds(60)).until(() -> runtime("derivationsRunning") >= 1);
+            await("runtime(\"derivationsRunning\") >= 1").atMost(Duration.ofSeconds(60))
+                    .until(() -> runtime("derivationsRunning") >= 1);
         } finally {
             for (Socket socket : sockets) {
                 socket.setSoLinger(true, 0);     // a reset, as from a client that crashed

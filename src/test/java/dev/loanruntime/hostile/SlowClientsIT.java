@@ -38,11 +38,11 @@ class SlowClientsIT {
     @ParameterizedTest(name = "carriers {0}")
     @ValueSource(strings = {"default", "1"})
     void slowAndSilentClientsAreCutOffWithoutBlockingOthers(String carriers) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--member-cost", "1024,8,1"));
+        List<String> args = new ArrayList<>(List.of("--member-cost", "1024,8,1", "--request-head-timeout", "1s"));
         if (!carriers.equals("default")) {
             args.addAll(List.of("--carriers", carriers));
         }
-        List<String> jvm = List.of("-Xmx512m", "-Dloan.request-head-timeout=PT1S",
+        List<String> jvm = List.of("-Xmx512m",
                 "-Dserver.idle-connection-timeout=PT3S", "-Dserver.idle-connection-period=PT1S");
         try (ServerProcess server = ServerProcess.serve(jvm, args.toArray(String[]::new));
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {

@@ -51,8 +51,8 @@ class SessionRoutesIT {
     }
 
     static ServeOptions options(ScryptCost memberCost, Duration ttl) {
-        return ServeOptions.defaults().toBuilder().port(0).cryptoThreads(4).memberCost(memberCost).sessionTtl(ttl)
-                .build();
+        return ServeOptions.parse("--port", "0", "--crypto-threads", "4", "--member-cost", memberCost.label(),
+                "--session-ttl", Long.toString(ttl.toSeconds()));
     }
 
     @Test

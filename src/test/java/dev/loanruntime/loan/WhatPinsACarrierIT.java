@@ -55,7 +55,8 @@ class WhatPinsACarrierIT {
     void start() throws Exception {
         server = ServerProcess.serve(List.of("--enable-native-access=ALL-UNNAMED"), "--log-pinned", "50ms");
         http = new Http(server.baseUri());
-        await().atMost(Duration.ofSeconds(60)).until(() -> runtime().path("pinned").path("watching").asBoolean());
+        await("runtime().path(\"pinned\").path(\"watching\").asBoolean()").atMost(Duration.ofSeconds(60))
+                .until(() -> runtime().path("pinned").path("watching").asBoolean());
         carrierBound = runtime().path("carriers").asInt() * 1000.0 / WAIT_MS;
         // Every kind once, so that class loading and linking are not part of any measurement.
         for (String kind : List.of("none", "monitor", "lock")) {
@@ -176,7 +177,7 @@ class WhatPinsACarrierIT {
         String marker = JDK >= NativeWait.FIRST_FEATURE ? "native" : "monitor";
         long markers = MARKER_LINE.matcher(server.output()).results().count();
         assertThat(http.get("/catalog/lookup?ms=" + MARKER_MS + "&inside=" + marker).status(), is(200));
-        await("the log line of a " + MARKER_MS + " ms inside=" + marker + " pin (does it still pin?)")
+        await("the pin watch's --log-pinned line for a " + MARKER_MS + " ms inside=" + marker + " request")
                 .atMost(Duration.ofSeconds(30))
                 .until(() -> MARKER_LINE.matcher(server.output()).results().count() > markers);
         return pins();

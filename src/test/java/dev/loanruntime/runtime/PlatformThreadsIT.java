@@ -30,8 +30,9 @@ class PlatformThreadsIT {
 
     @Test
     void aPoolOfTwoServesSixOneSecondWaitsInThreeRounds() throws Exception {
-        ServeOptions options = ServeOptions.defaults().toBuilder().port(0).threads(ThreadModel.PLATFORM)
-                .platformThreads(THREADS).cryptoThreads(1).cryptoQueue(1).maxDerivations(1).build();
+        ServeOptions options = ServeOptions.parse("--port", "0", "--threads", "platform",
+                "--platform-threads", Integer.toString(THREADS), "--crypto-threads", "1", "--crypto-queue", "1",
+                "--max-derivations", "1");
         try (LoanServer server = LoanServer.start(options, Config.create());
                 Http http = new Http("http://127.0.0.1:" + server.port());
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {

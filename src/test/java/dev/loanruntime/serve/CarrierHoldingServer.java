@@ -24,8 +24,8 @@ public final class CarrierHoldingServer {
     public static void main(String[] args) throws Exception {
         Carriers.configure(1);    // before anything creates a virtual thread
         Holder holder = new Holder();
-        ServeOptions options = ServeOptions.defaults().toBuilder().port(0).carriers(1).cryptoThreads(1).cryptoQueue(4)
-                .maxDerivations(4).build();
+        ServeOptions options = ServeOptions.parse("--port", "0", "--carriers", "1", "--crypto-threads", "1",
+                "--crypto-queue", "4", "--max-derivations", "4").with(args);
         try (LoanServer server = LoanServer.start(options, Config.create(), holder)) {
             System.out.println("carrier-holding server address=http://127.0.0.1:" + server.port());
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -31,8 +31,8 @@ class HeadDeadlineOnAHeldCarrierIT {
 
     @Test
     void headersThatArrivedWhileTheOnlyCarrierWasBusyAreServedNotCutOff() throws Exception {
-        try (ServerProcess server = ServerProcess.start(List.of("-Dloan.request-head-timeout=PT2S"),
-                CarrierHoldingServer.class.getName(), List.of());
+        try (ServerProcess server = ServerProcess.start(List.of(),
+                CarrierHoldingServer.class.getName(), List.of("--request-head-timeout", "2s"));
                 Socket client = new Socket("127.0.0.1", server.awaitPort(Duration.ofSeconds(60)))) {
             int port = server.port();
             OutputStream out = client.getOutputStream();
@@ -47,7 +47,8 @@ class HeadDeadlineOnAHeldCarrierIT {
             }
 
             var heavy = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> server.output().contains(CarrierHoldingServer.HOLDING));
+            await("server.output().contains(CarrierHoldingServer.HOLDING)").atMost(Duration.ofSeconds(30))
+                    .until(() -> server.output().contains(CarrierHoldingServer.HOLDING));
             out.write("Host: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
             long headersSentAfterMs = (System.nanoTime() - requestLineSent) / 1_000_000;

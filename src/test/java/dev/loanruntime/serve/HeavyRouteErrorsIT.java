@@ -23,8 +23,8 @@ class HeavyRouteErrorsIT {
     private static final String JSON = "application/json; charset=utf-8";
 
     private static ServeOptions options(int cryptoThreads, int cryptoQueue, int maxDerivations) {
-        return ServeOptions.defaults().toBuilder().port(0).cryptoThreads(cryptoThreads).cryptoQueue(cryptoQueue)
-                .maxDerivations(maxDerivations).build();
+        return ServeOptions.parse("--port", "0", "--crypto-threads", Integer.toString(cryptoThreads),
+                "--crypto-queue", Integer.toString(cryptoQueue), "--max-derivations", Integer.toString(maxDerivations));
     }
 
     @Test
@@ -34,9 +34,10 @@ class HeavyRouteErrorsIT {
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             Http http = new Http("http://127.0.0.1:" + server.port());
             var running = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
-            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
+            await("hasher.running() == 1").atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
             var queued = CompletableFuture.supplyAsync(() -> http.get("/member/verify-pooled"), clients);
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.report().cryptoQueued() == 1);
+            await("server.report().cryptoQueued() == 1").atMost(Duration.ofSeconds(10))
+                    .until(() -> server.report().cryptoQueued() == 1);
 
             Http.Response refused = http.get("/member/verify-pooled");
             assertThat(refused.status(), is(503));
@@ -59,10 +60,11 @@ class HeavyRouteErrorsIT {
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             Http http = new Http("http://127.0.0.1:" + server.port());
             var running = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"), clients);
-            await().atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
+            await("hasher.running() == 1").atMost(Duration.ofSeconds(10)).until(() -> hasher.running() == 1);
             var waiting = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"), clients);
             // Only once the second request waits for the permit: a third one sent earlier could take its place.
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.report().derivationsWaiting() == 1);
+            await("server.report().derivationsWaiting() == 1").atMost(Duration.ofSeconds(10))
+                    .until(() -> server.report().derivationsWaiting() == 1);
 
             Http.Response refused = http.get("/member/verify-blocking");
             assertThat(refused.status(), is(503));

@@ -58,4 +58,19 @@ class PrimaryWatchTest {
         assertThat(watch.awaitPromotion(), is(OptionalInt.of(3)));
         assertThat("halted while the primary lives", halted.await(300, TimeUnit.MILLISECONDS), is(false));
     }
+
+    @Test
+    void aSpareWhosePrimaryIsGoneBeforeItsPromotionIsNeverPromotedAndHaltsAtOnce() throws Exception {
+        PipedOutputStream primary = new PipedOutputStream();
+        PipedInputStream pipe = new PipedInputStream(primary);
+        CountDownLatch halted = new CountDownLatch(1);
+        // A grace far longer than the waits below: only an immediate halt passes.
+        PrimaryWatch watch = PrimaryWatch.start(pipe, true, Duration.ofMinutes(10), halted::countDown);
+        assertThat("halted while the primary lives", halted.await(300, TimeUnit.MILLISECONDS), is(false));
+
+        primary.close();
+
+        assertThat("a spare halts when its primary is gone", halted.await(10, TimeUnit.SECONDS), is(true));
+        assertThat("no promotion, and the wait for one ends", watch.awaitPromotion(), is(OptionalInt.empty()));
+    }
 }

@@ -114,7 +114,8 @@ class RequestStagesIT {
             int spinsBefore = spins(server);
             Future<TimedHttp.Response> heavy = clients.submit(() -> TimedHttp.get(port, "/member/verify-blocking", ASK));
             // Sent while the derivation holds the carrier: the heavy one's own carrier wait may vary.
-            await().atMost(Duration.ofSeconds(30)).until(() -> spins(server) > spinsBefore);
+            await("spins(server) > spinsBefore").atMost(Duration.ofSeconds(30))
+                    .until(() -> spins(server) > spinsBefore);
             TimedHttp.Response later = connection.get("/books", ASK);
             StageTimes heavyTimes = times(heavy.get());
             StageTimes times = times(later);

@@ -1,111 +1,220 @@
 package dev.loanruntime.serve;
 
-import java.time.Duration;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.helidon.config.Config;
+import java.util.Random;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
-import dev.loanruntime.cli.SettingsDefaults;
-import dev.loanruntime.crypto.ScryptCost;
-import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.cli.Converters;
+import dev.loanruntime.cli.Range;
 import dev.loanruntime.stages.Recording;
+import dev.loanruntime.testing.ServeLine;
 
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class ServeOptionsTest {
+    /** Values that parse accepts, by type; a new option of a new type needs its samples here, or the test says so. */
+    private static final Map<Class<?>, List<String>> SAMPLES = Map.of(
+            String.class, List.of("127.0.0.1", "localhost", "::1", "0.0.0.0"),
+            dev.loanruntime.store.StoreUri.class, List.of("local", "sqlite:/tmp/loans.db", "redis://127.0.0.1:6379/2",
+                    "redis-sentinel://127.0.0.1:26379,127.0.0.2:26379/loans"),
+            dev.loanruntime.crypto.ScryptCost.class, List.of("65536,8,8", "1024,8,1", "16384,8,2", "2,1,1"),
+            dev.loanruntime.runtime.LogThreshold.class, List.of("off", "20ms", "2s", "1500ms"),
+            java.time.Duration.class, List.of("10s", "500ms", "2m", "1s"));
+    private static final int SETS = 300;
+
     @Test
     void theCommandLineWithNothingSetGivesThePreset() {
-        ServeArgs args = new ServeArgs();
-        CommandLine cli = new CommandLine(new Object() {
-            @CommandLine.Mixin
-            ServeArgs mixin = args;
-        }).setDefaultValueProvider(new SettingsDefaults(Map.of(), Config.create()));
-        cli.parseArgs();
-
-        assertThat(fields(args.toOptions(cli)), is(fields(ServeOptions.defaults())));
+        assertThat(ServeLine.parse(Map.of()), is(ServeOptions.defaults()));
     }
 
     @Test
-    void toBuilderChangesOnlyWhatIsSet() {
+    void everyOptionSetSurvivesTheWorkersCommandLine() {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        Map<String, String> defaults = pairs(ServeOptions.defaults().toArgs());
+        TreeSet<String> changed = new TreeSet<>();
+        int sets = 0;
+        for (int tries = 0; sets < SETS && tries < 20 * SETS; tries++) {
+            List<String> args = randomArgs(random);
+            ServeOptions options;
+            try {
+                options = ServeOptions.parse(args.toArray(String[]::new));
+            } catch (IllegalArgumentException rejected) {
+                continue; // a rule between options, such as --log-pinned without --pin-watch on
+            }
+            ServeOptions again = ServeOptions.parse(options.toArgs().toArray(String[]::new));
+            assertThat("seed " + seed + ": " + args, again, is(options));
+            pairs(options.toArgs()).forEach((name, value) -> {
+                if (!value.equals(defaults.get(name))) {
+                    changed.add(name);
+                }
+            });
+            sets++;
+        }
+        assertThat("option sets that parse accepted (seed " + seed + ")", sets, is(SETS));
+        assertThat("options that never left their default (seed " + seed + ")", optionNames().stream()
+                .filter(name -> !changed.contains(name)).toList(), empty());
+    }
+
+    @Test
+    void withChangesOnlyWhatItNames() {
         ServeOptions preset = ServeOptions.defaults();
-        ServeOptions changed = preset.toBuilder().threads(ThreadModel.PLATFORM).port(0).build();
+        ServeOptions changed = preset.with("--threads", "platform", "--port", "0");
 
-        List<Object> expected = fields(preset);
-        expected.set(1, 0);
-        expected.set(2, ThreadModel.PLATFORM);
-        assertThat(fields(changed), is(expected));
+        Map<String, String> expected = pairs(preset.toArgs());
+        expected.put("--threads", "platform");
+        expected.put("--port", "0");
+        assertThat(pairs(changed.toArgs()), is(expected));
+        assertThat(changed.asWorker(3).with("--stages", "on").workerId(), is(3));
+        assertThat(changed, is(not(preset)));
     }
 
     @Test
-    void settersNameTheOptionAndTheBadValue() {
-        var builder = ServeOptions.defaults().toBuilder();
-
-        assertThat(assertThrows(IllegalArgumentException.class, () -> builder.port(70_000)).getMessage(),
+    void aBadValueNamesTheOptionAndTheValue() {
+        assertThat(error("--port", "70000"),
                 is("Invalid value for option '--port': expected an integer from 0 to 65535 but was '70000'"));
-        assertThat(assertThrows(IllegalArgumentException.class, () -> builder.host(" ")).getMessage(),
+        assertThat(error("--host", " "),
                 is("Invalid value for option '--host': expected a host name or address but was ' '"));
-        assertThat(assertThrows(IllegalArgumentException.class,
-                        () -> builder.memberCost(ScryptCost.parse("131072,8,1"))).getMessage(),
+        assertThat(error("--member-cost", "131072,8,1"),
                 is("Invalid value for option '--member-cost': expected at most the lesson's memory "
                         + "(128 * r * N <= 64 MiB) and p <= 64 but was '131072,8,1'"));
-        assertThat(assertThrows(IllegalArgumentException.class,
-                        () -> builder.sessionTtl(Duration.ofDays(2))).getMessage(),
+        assertThat(error("--session-ttl", "172800"),
                 is("Invalid value for option '--session-ttl': expected an integer from 1 to 86400 but was '172800'"));
-        assertThat(assertThrows(IllegalArgumentException.class,
-                        () -> builder.drainDelay(Duration.ofMinutes(11))).getMessage(),
+        assertThat(error("--drain-delay", "660"),
                 is("Invalid value for option '--drain-delay': expected an integer from 0 to 600 but was '660'"));
+        assertThat(error("--request-head-timeout", "0s"),
+                is("Invalid value for option '--request-head-timeout': expected a duration above 0 but was '0s'"));
+        assertThat(error("--crypto-threads", "0"),
+                is("Invalid value for option '--crypto-threads': expected an integer from 1 to 256 but was '0'"));
     }
 
     @Test
     void storeReplicasDefaultToOneBehindSentinelAndMustBeZeroWithoutRedis() {
-        assertThat(parse().storeReplicas(), is(0));
-        assertThat(parse("--store", "redis://h:1").storeReplicas(), is(0));
-        assertThat(parse("--store", "redis-sentinel://h:1/m").storeReplicas(), is(1));
-        assertThat(parse("--store", "redis-sentinel://h:1/m", "--store-replicas", "0").storeReplicas(), is(0));
-        assertThat(parse("--store", "redis://h:1", "--store-replicas", "2").storeReplicas(), is(2));
-        assertThat(parse("--store", "redis://h:1", "--store-replicas", "2").asWorker(1).storeReplicas(), is(2));
+        assertThat(ServeOptions.parse().storeReplicas(), is(0));
+        assertThat(ServeOptions.parse("--store", "redis://h:1").storeReplicas(), is(0));
+        assertThat(ServeOptions.parse("--store", "redis-sentinel://h:1/m").storeReplicas(), is(1));
+        assertThat(ServeOptions.defaults().with("--store", "redis-sentinel://h:1/m").storeReplicas(), is(1));
+        assertThat(ServeOptions.parse("--store", "redis-sentinel://h:1/m", "--store-replicas", "0").storeReplicas(),
+                is(0));
+        assertThat(ServeOptions.parse("--store", "redis://h:1", "--store-replicas", "2").asWorker(1).storeReplicas(),
+                is(2));
 
-        assertThat(assertThrows(CommandLine.ParameterException.class,
-                        () -> parse("--store", "redis://h:1", "--store-replicas", "-1")).getMessage(),
+        assertThat(error("--store", "redis://h:1", "--store-replicas", "-1"),
                 is("Invalid value for option '--store-replicas': expected an integer from 0 to 16 but was '-1'"));
-        assertThat(assertThrows(CommandLine.ParameterException.class,
-                        () -> parse("--store-replicas", "1")).getMessage(),
+        assertThat(error("--store-replicas", "1"),
                 is("Invalid value for option '--store-replicas': expected 0 with --store local (only a Redis store "
                         + "has replicas) but was '1'"));
     }
 
     @Test
     void thePinWatchIsOnUnlessTurnedOffAndLoggingPinsNeedsIt() {
-        assertThat(parse().pinWatch(), is(Recording.ON));
-        assertThat(parse("--pin-watch", "off").pinWatch(), is(Recording.OFF));
-        assertThat(parse("--pin-watch", "off").asWorker(1).pinWatch(), is(Recording.OFF));
-        assertThat(assertThrows(CommandLine.ParameterException.class,
-                        () -> parse("--pin-watch", "off", "--log-pinned", "20ms")).getMessage(),
+        assertThat(ServeOptions.parse().pinWatch(), is(Recording.ON));
+        assertThat(ServeOptions.parse("--pin-watch", "off").asWorker(1).pinWatch(), is(Recording.OFF));
+        assertThat(error("--pin-watch", "off", "--log-pinned", "20ms"),
                 is("Invalid value for option '--log-pinned': expected off unless --pin-watch on (its lines are the "
                         + "pins it sees) but was '20ms'"));
     }
 
-    private static ServeOptions parse(String... line) {
-        ServeArgs args = new ServeArgs();
-        CommandLine cli = new CommandLine(new Object() {
-            @CommandLine.Mixin
-            ServeArgs mixin = args;
-        }).setDefaultValueProvider(new SettingsDefaults(Map.of(), Config.create()));
-        cli.parseArgs(line);
-        return args.toOptions(cli);
+    @Test
+    void docsOptionsHasARowPerOptionWithItsDefault() throws IOException {
+        String doc = Files.readString(Path.of("docs", "options.md"));
+        Map<String, String> rows = new LinkedHashMap<>();
+        Matcher row = Pattern.compile("(?m)^\\| `(--[a-z-]+)` \\| ([^|]+) \\|").matcher(doc);
+        while (row.find()) {
+            rows.put(row.group(1), row.group(2).strip());
+        }
+        List<String> problems = new ArrayList<>();
+        for (Field field : optionFields()) {
+            Option option = field.getAnnotation(Option.class);
+            String name = option.names()[0];
+            if (!rows.containsKey(name)) {
+                problems.add(name + ": no row");
+            } else if (!option.defaultValue().equals("__no_default_value__") && !rows.get(name).equals(option.defaultValue())) {
+                problems.add(name + ": the row says " + rows.get(name) + ", the option " + option.defaultValue());
+            }
+        }
+        rows.keySet().stream().filter(name -> !optionNames().contains(name)).forEach(name -> problems.add(name
+                + ": a row, but no such option"));
+        assertThat("docs/options.md against ServeOptions", problems, empty());
     }
 
-    private static List<Object> fields(ServeOptions o) {
-        return new ArrayList<>(List.<Object>of(o.host(), o.port(), o.threads(), o.platformThreads(), o.carriers(),
-                o.cryptoThreads(), o.cryptoQueue(), o.maxDerivations(), o.store().toString(), o.memberCost().label(),
-                o.sessionTtl(), o.workerId(), o.scrypt(), o.serverTiming(), o.stages(), o.logPinned(),
-                o.storeReplicas(), o.drainDelay(), o.logSlowRequests(), o.pinWatch()));
+    /** Every option, each with a value of its type or (one time in five) left out. */
+    private static List<String> randomArgs(Random random) {
+        List<String> args = new ArrayList<>();
+        for (Field field : optionFields()) {
+            if (random.nextInt(5) == 0) {
+                continue;
+            }
+            args.add(field.getAnnotation(Option.class).names()[0]);
+            args.add(randomValue(field, random));
+        }
+        return args;
+    }
+
+    private static String randomValue(Field field, Random random) {
+        Class<?> type = field.getType();
+        Range range = field.getAnnotation(Range.class);
+        if (range != null) {
+            return Long.toString(range.min() + (long) (random.nextDouble() * (range.max() - range.min() + 1)));
+        }
+        if (type.isEnum()) {
+            Object[] constants = type.getEnumConstants();
+            return format(field, constants[random.nextInt(constants.length)]);
+        }
+        List<String> samples = SAMPLES.get(type);
+        if (samples == null) {
+            throw new AssertionError("no sample values for " + type.getName() + " (option "
+                    + field.getAnnotation(Option.class).names()[0] + "): add some to SAMPLES");
+        }
+        return samples.get(random.nextInt(samples.size()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String format(Field field, Object value) {
+        try {
+            return ((Converters.Format<Object>) field.getAnnotation(Option.class).converter()[0]
+                    .getDeclaredConstructor().newInstance()).format(value);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<Field> optionFields() {
+        return java.util.Arrays.stream(ServeOptions.class.getDeclaredFields())
+                .filter(f -> f.isAnnotationPresent(Option.class))
+                .toList();
+    }
+
+    private static List<String> optionNames() {
+        return optionFields().stream().map(f -> f.getAnnotation(Option.class).names()[0]).toList();
+    }
+
+    /** {@code --a 1 --b 2} as {--a=1, --b=2}, in order. */
+    private static Map<String, String> pairs(List<String> args) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+            pairs.put(args.get(i), args.get(i + 1));
+        }
+        return pairs;
+    }
+
+    private static String error(String... args) {
+        return assertThrows(IllegalArgumentException.class, () -> ServeOptions.parse(args)).getMessage();
     }
 }

@@ -29,7 +29,8 @@ class SlowRequestLogIT {
                 assertThat(http.get("/books").status(), is(200));
             }
             assertThat(http.get("/catalog/lookup?ms=300").status(), is(200));
-            await().atMost(Duration.ofSeconds(10)).until(() -> server.output().contains("slow request: GET"));
+            await("server.output().contains(\"slow request: GET\")").atMost(Duration.ofSeconds(10))
+                    .until(() -> server.output().contains("slow request: GET"));
 
             String line = server.output().lines().filter(l -> l.contains("slow request:")).findFirst().orElseThrow();
             assertThat(line, containsString("slow request: GET /catalog/lookup 200 "));

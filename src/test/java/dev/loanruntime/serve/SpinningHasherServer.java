@@ -25,12 +25,11 @@ public final class SpinningHasherServer {
     public static void main(String[] args) throws Exception {
         int carriers = Integer.parseInt(args[0]);
         Carriers.configure(carriers);    // before anything creates a virtual thread
-        ServeOptions.Builder builder = ServeOptions.defaults().toBuilder().port(0).carriers(carriers)
-                .threads(ThreadModel.parse(args[1])).platformThreads(8).cryptoThreads(1).maxDerivations(4);
+        ServeOptions options = ServeOptions.parse("--port", "0", "--carriers", args[0], "--threads", args[1],
+                "--platform-threads", "8", "--crypto-threads", "1", "--max-derivations", "4");
         if (!args[3].equals("default")) {
-            builder.stages(Recording.parse(args[3]));
+            options = options.with("--stages", args[3]);
         }
-        ServeOptions options = builder.build();
         Spinner spinner = new Spinner(Long.parseLong(args[2]) * 1_000_000);
         try (LoanServer server = LoanServer.start(options, Config.create(), spinner)) {
             System.out.println("spinning-hasher server address=http://127.0.0.1:" + server.port());

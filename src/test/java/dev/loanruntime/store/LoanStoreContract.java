@@ -99,7 +99,8 @@ abstract class LoanStoreContract {
         store.putSession("short", "cleo", Duration.ofMillis(300));
         store.putSession("long", "ada", Duration.ofMinutes(5));
         assertThat(store.sessionMember("short"), is(Optional.of("cleo")));
-        await().atMost(Duration.ofSeconds(5)).until(() -> store.sessionMember("short").isEmpty());
+        await("store.sessionMember(\"short\").isEmpty()").atMost(Duration.ofSeconds(5))
+                .until(() -> store.sessionMember("short").isEmpty());
         assertThat(store.sessionMember("long"), is(Optional.of("ada")));
     }
 

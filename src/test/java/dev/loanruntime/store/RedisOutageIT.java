@@ -113,7 +113,8 @@ class RedisOutageIT {
             } finally {
                 redis.thaw();
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> http.get(base + "/status").status() == 200);
+            await("http.get(base + \"/status\").status() == 200").atMost(Duration.ofSeconds(10))
+                    .until(() -> http.get(base + "/status").status() == 200);
         }
     }
 
@@ -145,12 +146,13 @@ class RedisOutageIT {
                         return null;
                     });
                 }
-                await().atMost(Duration.ofSeconds(30)).until(() -> ok.get() >= 300);
+                await("ok.get() >= 300").atMost(Duration.ofSeconds(30)).until(() -> ok.get() >= 300);
                 redis.stop();
-                await().atMost(Duration.ofSeconds(30)).until(() -> refused.get() >= 50);
+                await("refused.get() >= 50").atMost(Duration.ofSeconds(30)).until(() -> refused.get() >= 50);
                 long beforeRestart = ok.get();
                 redis.restart();
-                await().atMost(Duration.ofSeconds(30)).until(() -> ok.get() >= beforeRestart + 300);
+                await("ok.get() >= beforeRestart + 300").atMost(Duration.ofSeconds(30))
+                        .until(() -> ok.get() >= beforeRestart + 300);
                 running.set(false);
             }
             long counted = http.get(server.baseUri() + "/status").number("loanCounter");

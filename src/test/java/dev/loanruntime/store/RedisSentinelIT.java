@@ -72,7 +72,8 @@ class RedisSentinelIT {
                         .until(() -> redis.master() == replica);
                 failoverMillis = (System.nanoTime() - killed) / 1_000_000;
                 // Reads need no replica: the pool already serves from the new master.
-                await().atMost(STEP).until(() -> http.get(base + "/status").status() == 200);
+                await("http.get(base + \"/status\").status() == 200").atMost(STEP)
+                        .until(() -> http.get(base + "/status").status() == 200);
                 // Writes need one: the old master comes back as the new one's replica, as an operator would bring it.
                 first.restart("--replicaof", "127.0.0.1", Integer.toString(replica.port()));
                 ledger.awaitMoreAcknowledged(100, STEP);
@@ -132,7 +133,8 @@ class RedisSentinelIT {
             }
             await().atMost(FAILOVER).pollInterval(Duration.ofMillis(50)).ignoreExceptions()
                     .until(() -> redis.master() == replica);
-            await().atMost(STEP).until(() -> http.get(server.baseUri() + "/status").status() == 200);
+            await("http.get(server.baseUri() + \"/status\").status() == 200").atMost(STEP)
+                    .until(() -> http.get(server.baseUri() + "/status").status() == 200);
             long counter = http.get(server.baseUri() + "/status").number("loanCounter");
             System.out.printf("lagging replica, --store-replicas %d: acknowledged=%d failed=%d counter after "
                     + "failover=%d (lost: %d)%n", replicas, acknowledged, failed, counter, Math.max(0, acknowledged - counter));

@@ -37,9 +37,9 @@ class SqliteServerIT {
     Path dir;
 
     private LoanServer start(Path db) {
-        return LoanServer.start(ServeOptions.defaults().toBuilder().port(0).cryptoThreads(1).cryptoQueue(4)
-                .maxDerivations(1).store(StoreUri.parse("sqlite:" + db)).memberCost(ScryptCost.parse("1024,8,1"))
-                .sessionTtl(Duration.ofMinutes(5)).build(), Config.create());
+        return LoanServer.start(ServeOptions.parse("--port", "0", "--crypto-threads", "1", "--crypto-queue", "4",
+                "--max-derivations", "1", "--store", "sqlite:" + db, "--member-cost", "1024,8,1",
+                "--session-ttl", "300"), Config.create());
     }
 
     @Test

@@ -64,13 +64,14 @@ public final class LoanLedger implements AutoCloseable {
     /** Waits until {@code more} loans beyond those acknowledged now are acknowledged. */
     public void awaitMoreAcknowledged(long more, Duration timeout) {
         long target = acknowledged() + more;
-        await().atMost(timeout).pollInterval(Duration.ofMillis(20)).until(() -> acknowledged() >= target);
+        await("acknowledged() >= target").atMost(timeout).pollInterval(Duration.ofMillis(20))
+                .until(() -> acknowledged() >= target);
     }
 
     /** Waits until {@code more} requests beyond those failed now have failed. */
     public void awaitMoreFailed(long more, Duration timeout) {
         long target = failed() + more;
-        await().atMost(timeout).pollInterval(Duration.ofMillis(20)).until(() -> failed() >= target);
+        await("failed() >= target").atMost(timeout).pollInterval(Duration.ofMillis(20)).until(() -> failed() >= target);
     }
 
     /** Stops the clients, waits for their last requests, and returns the final ledger. */

@@ -1,21 +1,18 @@
-package dev.loanruntime.measure;
+package dev.loanruntime.cli;
 
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import picocli.CommandLine;
-
-import dev.loanruntime.cli.Converters;
-
 /** Durations on the command line: {@code 500ms}, {@code 10s}, {@code 2m}. */
-final class Durations {
+public final class Durations {
     private static final Pattern FORM = Pattern.compile("(\\d{1,9})(ms|s|m)");
 
     private Durations() {
     }
 
-    static Duration parse(String value) {
+    /** Parses {@code 500ms}, {@code 10s} or {@code 2m}; the error names the bad value and the accepted forms. */
+    public static Duration parse(String value) {
         Matcher m = FORM.matcher(value == null ? "" : value.trim());
         if (!m.matches()) {
             throw new IllegalArgumentException("expected a duration such as 500ms, 10s or 2m but was '" + value + "'");
@@ -28,10 +25,10 @@ final class Durations {
         };
     }
 
-    static final class Converter implements CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            return Converters.parsed(Durations::parse, value);
-        }
+    /** The form {@link #parse} reads back, in the largest unit that keeps it whole: {@code 10s}, {@code 1500ms}. */
+    public static String format(Duration duration) {
+        long millis = duration.toMillis();
+        return millis % 60_000 == 0 && millis > 0 ? millis / 60_000 + "m"
+                : millis % 1000 == 0 ? millis / 1000 + "s" : millis + "ms";
     }
 }
