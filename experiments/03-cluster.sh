@@ -70,7 +70,7 @@ kill -KILL "$victim"
 replacement_serves() {
   local new
   new=$(worker_pids | grep -vx -f <(echo "$originals") | head -1 || true)
-  [ -n "$new" ] && grep -q "serving pid=$new " "$LOG"
+  [ -n "$new" ] && serves_pid "$LOG" "$new"
 }
 wait_until 120 replacement_serves || { echo "no replacement within 120 s" >&2; exit 1; }
 grep "died pid=$victim" "$LOG"

@@ -112,7 +112,7 @@ echo "--- (a) SIGKILL of a worker, once a spare stands by ---"
 start_cluster "$OUT/a-cluster.log" --workers "$WORKERS" --port "$PORT"
 for round in $(seq "$ROUNDS"); do
   # the cluster's steady state: a warm spare stands by (one more each round: the last one was promoted)
-  await_line "$CLUSTER_LOG" '^spare pid=.* standing by' "$PRIMARY" "$round"
+  await_line "$CLUSTER_LOG" "$LINE_STANDING_BY" "$PRIMARY" "$round"
   under_load "$OUT/a-load-$round" "worker SIGKILL" "$round" kill_worker
   figure kill.ok "$LOAD_OK" requests "requests answered 200 in a worker-kill round"
   figure kill.failed "$LOAD_FAILED" requests "requests failed in a worker-kill round"
@@ -141,21 +141,19 @@ done
 restore_migrate
 
 # --- (b) rolling restarts, tcp_migrate_req off and on ------------------------------------------------------
-count_lines() { grep -c "$2" "$1" || true; }   # LOG REGEX: how many lines of LOG match
-
 # roll LABEL: one rolling restart (SIGHUP to the primary), up to its "rolling restart done" line: a figure of its
 # duration, and one per step, from the SIGHUP (then from the previous step) to a worker's "replaced" line.
 roll() {
   local label=$1 done_before finished=false steps n t0 t deadline=$((SECONDS + 300))
-  done_before=$(count_lines "$CLUSTER_LOG" '^rolling restart done')
-  steps=$(count_lines "$CLUSTER_LOG" '^worker [0-9]* replaced:')
+  done_before=$(restarts_done "$CLUSTER_LOG")
+  steps=$(restart_steps "$CLUSTER_LOG")
   t0=$(now_ms)
   t=$t0
   kill -HUP "$PRIMARY"
   while :; do
     # "done" first: the primary writes it after the last step's line, so the count below sees that step too
-    [ "$(count_lines "$CLUSTER_LOG" '^rolling restart done')" -le "$done_before" ] || finished=true
-    n=$(count_lines "$CLUSTER_LOG" '^worker [0-9]* replaced:')
+    [ "$(restarts_done "$CLUSTER_LOG")" -le "$done_before" ] || finished=true
+    n=$(restart_steps "$CLUSTER_LOG")
     while [ "$n" -gt "$steps" ]; do   # a step takes seconds: one a poll
       figure "roll.step-ms.$label" $(($(now_ms) - t)) ms "one step of a rolling restart (a new worker up, the old one gone), $label"
       t=$(now_ms)
@@ -189,7 +187,7 @@ kill_primary "after (b)"
 # --- (c) the primary is SIGKILLed: more clusters, up to ROUNDS in all ----------------------------------------
 while [ "$(figure_values orphans.gone-ms | wc -l)" -lt "$ROUNDS" ]; do
   start_cluster "$OUT/c-cluster-$(figure_values orphans.gone-ms | wc -l).log" --workers "$WORKERS" --port "$PORT"
-  await_line "$CLUSTER_LOG" '^spare pid=.* standing by' "$PRIMARY"
+  await_line "$CLUSTER_LOG" "$LINE_STANDING_BY" "$PRIMARY"
   kill_primary "a cluster of its own"
 done
 echo

@@ -57,8 +57,8 @@ fi
 # memory LOG: the resident memory (MiB) of the first standing-by spare and of worker 1, as figures.
 memory() {
   local spare worker
-  spare=$(sed -n 's/^spare pid=\([0-9]*\) standing by.*/\1/p' "$1" | head -1)
-  worker=$(sed -n 's/^worker 1 started pid=\([0-9]*\)$/\1/p' "$1" | tail -1)
+  spare=$(warm_spares "$1" | head -1)
+  worker=$(slot_pids "$1" 1 | tail -1)
   rss() { awk '/VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
   figure memory.spare "$(rss "$spare")" MiB "resident memory of a standing-by spare"
   figure memory.worker "$(rss "$worker")" MiB "resident memory of a worker that served the kills' polls"
@@ -73,12 +73,11 @@ kill_each_slot() {
   start_cluster "$log" --workers "$WORKERS" --spares "$spares" --port "$PORT"
   for k in $(seq "$WORKERS"); do
     # With a spare: replace only when one stands by, the cluster's steady state.
-    if [ "$spares" -gt 0 ]; then await_line "$log" '^spare pid=.* standing by' "$PRIMARY" "$k"; fi
+    if [ "$spares" -gt 0 ]; then await_line "$log" "$LINE_STANDING_BY" "$PRIMARY" "$k"; fi
     if [ "$spares" -gt 0 ] && [ "$k" -eq 1 ]; then memory "$log"; fi
     # the slot's current pid: its first, unless the primary replaced a worker that was not ready in time
-    victim=$(sed -n "s/^worker $k started pid=\([0-9]*\)$/\1/p; s/^worker $k is now spare pid=\([0-9]*\)$/\1/p" "$log" \
-      | tail -1)
-    known=$(sed -n 's/^worker [0-9]* started pid=\([0-9]*\)$/\1/p; s/^worker [0-9]* is now spare pid=\([0-9]*\)$/\1/p' "$log")
+    victim=$(slot_pids "$log" "$k" | tail -1)
+    known=$(slot_pids "$log")
     # shellcheck disable=SC2086 # one pid a word
     ms=$(replacement_ms "http://127.0.0.1:$PORT/runtime" "$victim" $known)
     figure "$key" "$ms" ms "$label"
@@ -93,7 +92,7 @@ kill_each_slot 0 replace.new-jvm "kill -9 -> a new pid answers, --spares 0 (a ne
 kill_each_slot 1 replace.spare "kill -9 -> a new pid answers, --spares 1 (a promoted spare)"
 while read -r ms; do
   figure promotion "$ms" ms "promotion -> the spare listens (primary's log)"
-done < <(sed -n -E 's/.*listening ([0-9]+) ms after its promotion.*/\1/p' "$OUT/cluster-spares-1.log")
+done < <(promotion_ms "$OUT/cluster-spares-1.log")
 # each slot's kill is a round: a new JVM's time over the spare's for the same slot
 figure_per_round replace.new-jvm-over-spare 'a / b' replace.new-jvm replace.spare "" \
   "replacement by a new JVM / by a promoted spare"

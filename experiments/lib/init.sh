@@ -40,6 +40,14 @@
 #   java_major JAVA                the feature version of a java binary (17, 21, 25)
 #   build_once                     mvn package when target/loan-runtime.jar is missing or older than the sources
 #   loan_runtime ARG...            java -jar target/loan-runtime.jar ARG...
+# lines.sh    the status lines servers and primaries print (their Java side: protocol/StatusLines)
+#   LINE_SERVING, LINE_CLUSTER_READY, LINE_STANDING_BY, LINE_RESTART_DONE, LINE_REPLACED   regexes for await_line
+#   serving_url LOG, serves_pid LOG PID   a serving line's address; whether PID printed one
+#   announced_workers LOG          every worker and spare pid a primary's log announced
+#   spares_standing_by LOG, warm_spares LOG   spares started and not promoted; spares reported warm
+#   slot_pids LOG [N]              the pids that held worker slot N (every slot), in order
+#   promotion_ms LOG               per promoted spare: ms until it listened
+#   restarts_done LOG, restart_steps LOG   rolling restarts done; workers they replaced
 # servers.sh  servers, clusters, peers, Redis
 #   start_server LOG [--cpu C] [--jvm F]... OPTION...   `serve --port 0`; sets SERVER_PID, SERVER_URL
 #   start_peer bare|node LOG [--cpu C] [--jvm F]... [ENV=V]...   a peer of experiments/peers/, the same way
@@ -47,7 +55,6 @@
 #   start_cluster LOG [--jvm F]... OPTION...   `cluster`, up to "cluster ready"; sets PRIMARY, CLUSTER_LOG
 #   stop_cluster                   SIGTERM to the primary (SIGKILL after 30 s)
 #   worker_pids                    the primary's live workers (not the spares standing by)
-#   announced_workers LOG          every worker and spare pid a primary's log announced
 #   kill_logged_pids LOG           SIGKILL to every process of ours that LOG names as pid=N and still runs
 #   start_redis DIR                redis-server on a free port; sets REDIS_PID, REDIS_PORT, REDIS_URL
 #   redis_answers HOST PORT        status 0 when a Redis there answers PING
@@ -110,6 +117,7 @@ if [ -z "${_LOAN_LIB_LOADED:-}" ]; then
   fi
   source experiments/lib/cleanup.sh
   source experiments/lib/java.sh
+  source experiments/lib/lines.sh
   source experiments/lib/servers.sh
   source experiments/lib/net.sh
   source experiments/lib/timing.sh

@@ -30,8 +30,8 @@ _server_options() {
 # SERVER_URL.
 _await_serving() {
   SERVER_PID=$BG_PID
-  await_line "$1" 'address=http://' "$SERVER_PID"
-  SERVER_URL=$(grep -o 'address=http://[^ ]*' "$1" | head -1 | cut -d= -f2)
+  await_line "$1" "$LINE_SERVING" "$SERVER_PID"
+  SERVER_URL=$(serving_url "$1")
 }
 
 # start_server LOG [--cpu CPUS] [--jvm FLAG]... [--] [SERVE_OPTION...]: starts the project's `serve --port 0
@@ -82,7 +82,7 @@ start_cluster() {
   on_exit kill_logged_pids "$log"
   start_bg "$log" "$JAVA" "${_JVM[@]}" -jar "$JAR" cluster "$@"
   PRIMARY=$BG_PID
-  await_line "$log" '^cluster ready' "$PRIMARY"
+  await_line "$log" "$LINE_CLUSTER_READY" "$PRIMARY"
 }
 
 # stop_cluster: SIGTERM to PRIMARY (which stops its workers), SIGKILL after 30 s; then PRIMARY is empty. Does nothing
@@ -93,18 +93,10 @@ stop_cluster() {
   PRIMARY=""
 }
 
-# announced_workers LOG: every worker and spare pid the primary's LOG announced as started, one a line.
-announced_workers() {
-  sed -n 's/^\(worker [0-9]*\|spare\) started pid=\([0-9]*\)$/\2/p' "$1"
-}
-
 # worker_pids: the live worker pids of PRIMARY, one a line, sorted: its children, less the spares that stand by (they
 # listen only once promoted).
 worker_pids() {
-  local standing_by
-  standing_by=$(sed -n 's/^spare started pid=\([0-9]*\)$/\1/p' "$CLUSTER_LOG" \
-    | grep -vx -f <(sed -n 's/^worker [0-9]* is now spare pid=\([0-9]*\)$/\1/p' "$CLUSTER_LOG") || true)
-  pgrep -P "$PRIMARY" | sort -n | grep -vx -f <(echo "${standing_by:-none}") || true
+  pgrep -P "$PRIMARY" | sort -n | grep -vx -f <(spares_standing_by "$CLUSTER_LOG"; echo none) || true
 }
 
 # kill_logged_pids LOG: SIGKILL to every process that LOG names as pid=N, still runs and is one of ours (its command

@@ -13,8 +13,8 @@ import dev.loanruntime.measure.ChartCommand;
 import dev.loanruntime.measure.DeriveCommand;
 import dev.loanruntime.measure.LoadCommand;
 import dev.loanruntime.measure.ProbeCommand;
+import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.report.DocsCommand;
-import dev.loanruntime.serve.PrimaryWatch;
 import dev.loanruntime.serve.ServeCommand;
 
 /**

@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.loanruntime.serve.StatusLines;
+import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 

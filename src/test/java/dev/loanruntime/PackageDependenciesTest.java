@@ -30,7 +30,7 @@ import static org.hamcrest.Matchers.not;
 /**
  * The arrows between the project's packages point one way: no package cycle, nothing depends on the composition root
  * ({@code Main}), and {@code serve} never depends on {@code cluster} (the cluster drives workers through the
- * worker protocol that {@code serve} defines).
+ * worker protocol of {@code protocol}).
  *
  * <p>The dependencies are read two ways, because each alone misses some:
  * <ul>
@@ -87,9 +87,10 @@ class PackageDependenciesTest {
     }
 
     @Test
-    void cryptoAndStoreAreLeavesThatImportNothingOfTheProject() {
-        // The pool tells the request stages what it does through an interface of its own (CryptoPool.Points).
-        for (String leaf : List.of(ROOT + ".crypto", ROOT + ".store")) {
+    void cryptoStoreAndTheWorkerProtocolAreLeavesThatImportNothingOfTheProject() {
+        // The pool tells the request stages what it does through an interface of its own (CryptoPool.Points); both
+        // ends of the worker protocol (serve's worker, cluster's primary) depend on it, never it on them.
+        for (String leaf : List.of(ROOT + ".crypto", ROOT + ".store", ROOT + ".protocol")) {
             assertThat(leaf, arrows.getOrDefault(leaf, Set.of()), empty());
         }
     }

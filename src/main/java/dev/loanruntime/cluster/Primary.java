@@ -19,7 +19,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
-import dev.loanruntime.serve.StatusLines;
+import dev.loanruntime.protocol.StatusLines;
 
 /**
  * The cluster's primary: starts one worker JVM per slot, replaces a worker that dies (at once by promoting a warm
@@ -30,7 +30,7 @@ import dev.loanruntime.serve.StatusLines;
  * signals and timers all post tasks to it. {@link #run()} blocks the caller's thread until the cluster has stopped;
  * {@link #stop(int)}, the last task, blocks the control thread while the workers exit.
  */
-final class Primary {
+final class Primary implements Control {
     static final Duration NEXT_SPARE_DELAY = Duration.ofSeconds(1);
     private final Settings settings;
     private final IntFunction<ProcessBuilder> workerBuilder;
@@ -77,13 +77,13 @@ final class Primary {
         for (int id = 1; id <= settings.workers(); id++) {
             slots.add(new Slot(id, new RestartPolicy(settings.restart())));
         }
-        this.rolling = new RollingRestart(this);
         this.spares = new Spares(this, settings.spares(), settings.restart());
+        this.rolling = new RollingRestart(this, slots, spares, settings.killTimeout());
     }
 
     /** Starts the workers and blocks until the cluster has stopped; returns the primary's exit status. */
     int run() {
-        out.println("primary pid=" + ProcessHandle.current().pid() + ", worker count=" + settings.workers());
+        out.println(StatusLines.primary(ProcessHandle.current().pid(), settings.workers()));
         control.execute(() -> slots.forEach(this::launch));
         int code = result.join();
         control.shutdownNow();
@@ -111,31 +111,28 @@ final class Primary {
 
     // --- control thread from here on ---
 
-    List<Slot> slots() {
-        return slots;
-    }
-
-    boolean stopping() {
+    @Override
+    public boolean stopping() {
         return stopping;
     }
 
-    PrintStream out() {
-        return out;
+    @Override
+    public void say(String line) {
+        out.println(line);
     }
 
-    PrintStream err() {
-        return err;
+    @Override
+    public void warn(String line) {
+        err.println(line);
     }
 
-    Duration killTimeout() {
-        return settings.killTimeout();
+    @Override
+    public WorkerProcess startSpare() {
+        return startProcess(0);
     }
 
-    Spares spares() {
-        return spares;
-    }
-
-    ScheduledFuture<?> schedule(Runnable task, Duration delay) {
+    @Override
+    public ScheduledFuture<?> schedule(Runnable task, Duration delay) {
         return control.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -149,7 +146,7 @@ final class Primary {
             promote(slot, spare.get());
             return;
         }
-        WorkerProcess worker = spawn(slot.id);
+        WorkerProcess worker = startWorker(slot.id);
         if (worker != null) {
             slot.current = worker;
         }
@@ -173,8 +170,8 @@ final class Primary {
         });
     }
 
-    /** Starts a worker process for {@code id} and watches it; null (after stopping the cluster) if it cannot. */
-    WorkerProcess spawn(int id) {
+    @Override
+    public WorkerProcess startWorker(int id) {
         WorkerProcess worker = startProcess(id);
         if (worker != null) {
             watch(worker);
@@ -183,7 +180,7 @@ final class Primary {
     }
 
     /** Starts worker {@code id}, or a spare for id 0; null (after stopping the cluster) if it cannot. */
-    WorkerProcess startProcess(int id) {
+    private WorkerProcess startProcess(int id) {
         WorkerProcess worker;
         try {
             worker = WorkerProcess.start(id, workerBuilder.apply(id), out, err);
@@ -256,7 +253,7 @@ final class Primary {
         spares.retireAll();
         slots.stream().filter(s -> s.pendingStart != null).forEach(s -> s.pendingStart.cancel(false));
         List<WorkerProcess> workers = new ArrayList<>(live);
-        out.println("stopping " + workers.size() + " workers");
+        out.println(StatusLines.stopping(workers.size()));
         workers.forEach(WorkerProcess::terminate);
         CompletableFuture<?> all = CompletableFuture.allOf(
                 workers.stream().map(WorkerProcess::finished).toArray(CompletableFuture[]::new));
@@ -285,8 +282,8 @@ final class Primary {
         }
     }
 
-    /** Runs {@code task} on the control thread when {@code future} completes, however it completes. */
-    <T> void then(CompletableFuture<T> future, BiConsumer<T, Throwable> task) {
+    @Override
+    public <T> void then(CompletableFuture<T> future, BiConsumer<T, Throwable> task) {
         future.whenCompleteAsync(task, control);
     }
 }

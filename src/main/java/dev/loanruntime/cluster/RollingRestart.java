@@ -3,10 +3,12 @@ package dev.loanruntime.cluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-import dev.loanruntime.serve.StatusLines;
+import dev.loanruntime.protocol.StatusLines;
 
 /**
  * Replaces the workers one at a time: start the new worker, wait until it listens on the shared port, then stop the
@@ -14,11 +16,18 @@ import dev.loanruntime.serve.StatusLines;
  * new connection always finds a listener. All methods run on the primary's control thread and never block.
  */
 final class RollingRestart {
-    private final Primary primary;
+    private final Control primary;
+    private final List<Primary.Slot> slots;
+    private final Spares spares;
+    private final Duration killTimeout;
     private boolean running;
 
-    RollingRestart(Primary primary) {
+    /** Replaces the workers of {@code slots}, retiring {@code spares} meanwhile; SIGKILL after {@code killTimeout}. */
+    RollingRestart(Control primary, List<Primary.Slot> slots, Spares spares, Duration killTimeout) {
         this.primary = primary;
+        this.slots = slots;
+        this.spares = spares;
+        this.killTimeout = killTimeout;
     }
 
     /**
@@ -63,13 +72,13 @@ final class RollingRestart {
             return;
         }
         if (running) {
-            primary.out().println("rolling restart already running; SIGHUP ignored");
+            primary.say(StatusLines.ROLLING_RESTART_RUNNING);
             return;
         }
         running = true;
         // The spares run the old code and settings: none may be promoted now, new ones come when this ends.
-        primary.spares().retireAll();
-        primary.out().println("rolling restart of " + primary.slots().size() + " workers");
+        spares.retireAll();
+        primary.say(StatusLines.rollingRestart(slots.size()));
         replace(0);
     }
 
@@ -78,18 +87,18 @@ final class RollingRestart {
             end();
             return;
         }
-        if (index == primary.slots().size()) {
-            primary.out().println("rolling restart done");
+        if (index == slots.size()) {
+            primary.say(StatusLines.ROLLING_RESTART_DONE);
             end();
             return;
         }
-        Primary.Slot slot = primary.slots().get(index);
+        Primary.Slot slot = slots.get(index);
         WorkerProcess old = slot.current;
         if (old == null || old.upFor().isEmpty()) {
             replace(index + 1); // dead or still starting: whatever runs there next is already new
             return;
         }
-        WorkerProcess fresh = primary.spawn(slot.id);
+        WorkerProcess fresh = primary.startWorker(slot.id);
         if (fresh == null) {
             end();
             return;
@@ -104,7 +113,7 @@ final class RollingRestart {
         }
         if (failure != null) {
             fresh.kill();
-            primary.err().println("loan-runtime cluster: rolling restart stopped: new worker " + slot.id + " pid="
+            primary.warn("loan-runtime cluster: rolling restart stopped: new worker " + slot.id + " pid="
                     + fresh.pid() + " did not start (" + fresh.lastError() + "); the old workers keep serving");
             end();
             return;
@@ -115,13 +124,13 @@ final class RollingRestart {
         }
         slot.current = fresh;
         old.terminate();
-        primary.then(old.exited().copy().orTimeout(primary.killTimeout().toMillis(), TimeUnit.MILLISECONDS),
+        primary.then(old.exited().copy().orTimeout(killTimeout.toMillis(), TimeUnit.MILLISECONDS),
                 (code, timeout) -> {
                     if (timeout != null) {
                         old.kill();
                     }
                     primary.then(old.exited(), (exit, ignored) -> {
-                        primary.out().println(StatusLines.replaced(slot.id, old.pid(), exit, fresh.pid()));
+                        primary.say(StatusLines.replaced(slot.id, old.pid(), exit, fresh.pid()));
                         replace(index + 1);
                     });
                 });
@@ -130,7 +139,7 @@ final class RollingRestart {
     /** Not running any more, for whatever reason: spares again (none start while the cluster stops). */
     private void end() {
         running = false;
-        primary.spares().enable();
+        spares.enable();
     }
 
     /** The old worker died while its successor started: the successor takes the slot unless another already has. */

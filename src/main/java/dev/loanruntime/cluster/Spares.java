@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledFuture;
 
-import dev.loanruntime.serve.StatusLines;
+import dev.loanruntime.protocol.StatusLines;
 
 /**
  * The primary's warm spares: worker JVMs that have started, loaded their classes, opened the store and served a
@@ -20,7 +20,7 @@ import dev.loanruntime.serve.StatusLines;
  * cluster goes on without spares.
  */
 final class Spares {
-    private final Primary primary;
+    private final Control primary;
     private final int wanted;
     private final RestartPolicy policy;
     private final List<WorkerProcess> spares = new ArrayList<>();
@@ -28,7 +28,7 @@ final class Spares {
     private boolean gaveUp;
     private ScheduledFuture<?> pendingStart;
 
-    Spares(Primary primary, int wanted, RestartPolicy.Settings restart) {
+    Spares(Control primary, int wanted, RestartPolicy.Settings restart) {
         this.primary = primary;
         this.wanted = wanted;
         this.policy = new RestartPolicy(restart);
@@ -60,14 +60,14 @@ final class Spares {
     void fill() {
         pendingStart = null;
         while (enabled && !gaveUp && !primary.stopping() && spares.size() < wanted) {
-            WorkerProcess spare = primary.startProcess(0);
+            WorkerProcess spare = primary.startSpare();
             if (spare == null) {
                 return;
             }
             spares.add(spare);
             primary.then(spare.standby(), (at, failure) -> {
                 if (failure == null && spares.contains(spare)) {
-                    primary.out().println(StatusLines.standingBy(spare.pid(), spare.age().toMillis()));
+                    primary.say(StatusLines.standingBy(spare.pid(), spare.age().toMillis()));
                 }
             });
             primary.then(spare.exited(), (code, failure) -> onExit(spare, code));
@@ -83,12 +83,12 @@ final class Spares {
         switch (policy.onExit(stoodBy)) {
             case RestartPolicy.Decision.GiveUp giveUp -> {
                 gaveUp = true;
-                primary.err().println("loan-runtime cluster: spares failed " + giveUp.fastFailures()
+                primary.warn("loan-runtime cluster: spares failed " + giveUp.fastFailures()
                         + " times in a row; going on without spares"
                         + (spare.lastError().isEmpty() ? "" : ". The last error: " + spare.lastError()));
             }
             case RestartPolicy.Decision.Restart restart -> {
-                primary.out().println(StatusLines.spareDied(spare.pid(), code, restart.delay().toMillis()));
+                primary.say(StatusLines.spareDied(spare.pid(), code, restart.delay().toMillis()));
                 cancelPendingStart();
                 pendingStart = primary.schedule(this::fill, restart.delay());
             }

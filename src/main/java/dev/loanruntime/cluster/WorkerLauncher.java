@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.loanruntime.serve.PrimaryWatch;
+import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.serve.ServeOptions;
 
 /**

@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-import dev.loanruntime.serve.Standby;
-import dev.loanruntime.serve.StatusLines;
+import dev.loanruntime.protocol.Standby;
+import dev.loanruntime.protocol.StatusLines;
 
 /**
  * One worker JVM as the primary sees it: its id and pid, whether it is ready (it printed its start-up line, so

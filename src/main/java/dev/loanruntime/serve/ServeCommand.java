@@ -15,6 +15,9 @@ import picocli.CommandLine.Mixin;
 
 import dev.loanruntime.cli.ServerCommand;
 import dev.loanruntime.cli.SettingsDefaults;
+import dev.loanruntime.protocol.PrimaryWatch;
+import dev.loanruntime.protocol.Standby;
+import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.stages.Recording;
@@ -35,7 +38,7 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
     int workerId;
 
     // Set by the cluster primary for its spares: warm up, then wait for "listen <id>" on stdin before binding.
-    @CommandLine.Option(names = "--standby", hidden = true)
+    @CommandLine.Option(names = Standby.OPTION, hidden = true)
     boolean standby;
 
     // The build's training run of the JDK's AOT cache: the spares' warm-up, then exit 0.
@@ -100,8 +103,8 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         if (options.workerId() > 0) {
             PrimaryWatch.ofThisProcess(false).onGone(stop::now);
         }
-        System.out.println(StatusLines.serving(server.report(), options.host(), server.port(),
-                options.store().toString()));
+        System.out.println(StatusLines.serving(ProcessHandle.current().pid(), options.host(), server.port(),
+                servingDetails(server.report(), options.store().toString())));
         System.out.flush();
 
         long drainMillis = options.drainDelay().toMillis();
@@ -114,6 +117,15 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         System.out.println(StatusLines.stopped(ProcessHandle.current().pid()));
         System.out.flush();
         return 0;
+    }
+
+    /** What the serving line tells after the address: the execution model, the store and the scrypt provider. */
+    static String servingDetails(RuntimeService.Report r, String store) {
+        return "threads=%s carriers=%d crypto-threads=%d crypto-queue=%d max-derivations=%d%s java=%s"
+                .formatted(r.threadModel(), r.carriers(), r.cryptoThreads(), r.cryptoQueue(), r.derivationLimit(),
+                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
+                + " store=" + store + " scrypt=" + r.hasher()
+                + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
     }
 
     private static boolean loopback(String host) {

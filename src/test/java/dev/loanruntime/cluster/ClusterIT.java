@@ -10,7 +10,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import dev.loanruntime.serve.StatusLines;
+import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
 import dev.loanruntime.testing.LoadLoop;
 import dev.loanruntime.testing.Ports;

@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.stream.Collectors;
 
-import dev.loanruntime.serve.StatusLines;
+import dev.loanruntime.protocol.StatusLines;
 
 import static org.awaitility.Awaitility.await;
 

@@ -1,4 +1,4 @@
-package dev.loanruntime.serve;
+package dev.loanruntime.protocol;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -7,12 +7,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.OptionalInt;
 
 /**
- * The promotion of a cluster's spare worker, both ends. A spare is a worker JVM that has started and warmed up but
- * does not listen; it prints {@link StatusLines#standby its standby line} and blocks on the pipe from its primary. The primary promotes it by
- * writing {@link StatusLines#StatusLines.LISTEN listen <worker id>} on that pipe; the spare then binds the shared port as that worker. End of file
- * before a promotion means the primary is gone (or, in a training run, that nobody will promote it).
+ * The promotion of a cluster's spare worker, both ends. A spare is a worker JVM started with {@link #OPTION} that
+ * has warmed up but does not listen; it prints {@link StatusLines#standby its standby line} and blocks on the pipe
+ * from its primary. The primary promotes it by writing {@link StatusLines#listen listen <worker id>} on that pipe;
+ * the spare then binds the shared port as that worker. End of file before a promotion means the primary is gone (or,
+ * in a training run, that nobody will promote it).
  */
 public final class Standby {
+    /** The {@code serve} option that makes a process a spare. */
+    public static final String OPTION = "--standby";
 
     private Standby() {
     }

@@ -1,4 +1,4 @@
-package dev.loanruntime.serve;
+package dev.loanruntime.protocol;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -50,7 +50,7 @@ public final class PrimaryWatch {
     }
 
     /** This process's watch: the one {@code main} started, or one started now. */
-    static synchronized PrimaryWatch ofThisProcess(boolean spare) {
+    public static synchronized PrimaryWatch ofThisProcess(boolean spare) {
         if (thisProcess == null) {
             thisProcess = start(System.in, spare, ORPHAN_GRACE, () -> Runtime.getRuntime().halt(1));
         }
@@ -83,7 +83,7 @@ public final class PrimaryWatch {
      *
      * @throws IllegalStateException on a line that is not a promotion (the primary and worker disagree)
      */
-    OptionalInt awaitPromotion() throws InterruptedException {
+    public OptionalInt awaitPromotion() throws InterruptedException {
         try {
             return promotion.get();
         } catch (ExecutionException e) {
@@ -92,7 +92,7 @@ public final class PrimaryWatch {
     }
 
     /** From now on the primary's end runs {@code stop} (a graceful stop); at once if it is already gone. */
-    void onGone(Runnable stop) {
+    public void onGone(Runnable stop) {
         boolean already;
         synchronized (this) {
             this.stop = stop;

@@ -1,4 +1,4 @@
-package dev.loanruntime.serve;
+package dev.loanruntime.protocol;
 
 import java.util.regex.Pattern;
 
@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
  * The status lines on standard output by which a server tells its primary, and scripts and tests, what it does,
  * and by which a cluster's primary reports its workers. This class is their one definition: the processes print
  * them through it and the primary, the tests and the experiments' scripts recognise them by its prefixes and
- * patterns. The text is an interface; change none of it without the scripts that read it.
+ * patterns (the scripts through experiments/lib/lines.sh, which {@code StatusLinesShellTest} holds to this class).
+ * The text is an interface; change none of it without the scripts that read it.
  *
  * <table>
  *   <caption>Status lines (N a worker id, P a process id, T milliseconds, E an exit status)</caption>
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
  *   <tr><td>server</td><td>{@code loan-runtime warm-up=Tms}</td><td>the AOT training run ({@code --warm-up-only})
  *       finished</td></tr>
  *   <tr><td>primary, on a spare's stdin</td><td>{@code listen N}</td><td>it promotes the spare to worker N</td></tr>
+ *   <tr><td>primary</td><td>{@code primary pid=P, worker count=N}</td><td>it starts</td></tr>
  *   <tr><td>primary</td><td>{@code worker N started pid=P}, {@code spare started pid=P}</td>
  *       <td>it started a worker or spare JVM</td></tr>
  *   <tr><td>primary</td><td>{@code cluster ready}</td><td>every worker serves (once)</td></tr>
@@ -34,6 +36,10 @@ import java.util.regex.Pattern;
  *       <td>a spare ended unasked</td></tr>
  *   <tr><td>primary</td><td>{@code worker N replaced: pid=P (exit E) -> pid=P}</td>
  *       <td>a rolling restart replaced worker N</td></tr>
+ *   <tr><td>primary</td><td>{@code rolling restart of N workers}, {@code rolling restart done}</td>
+ *       <td>SIGHUP started a rolling restart; it ended (done, or stopped with an error on stderr)</td></tr>
+ *   <tr><td>primary</td><td>{@code rolling restart already running; SIGHUP ignored}</td><td>a second SIGHUP</td></tr>
+ *   <tr><td>primary</td><td>{@code stopping N workers}</td><td>it stops the cluster</td></tr>
  *   <tr><td>primary</td><td>{@code cluster stopped}</td><td>all its workers ended; it exits next</td></tr>
  * </table>
  *
@@ -55,6 +61,10 @@ public final class StatusLines {
     public static final String CLUSTER_READY = "cluster ready";
     /** The primary's line once all its workers ended. */
     public static final String CLUSTER_STOPPED = "cluster stopped";
+    /** The primary's line when a rolling restart has replaced every worker. */
+    public static final String ROLLING_RESTART_DONE = "rolling restart done";
+    /** The primary's line when SIGHUP comes while a rolling restart runs. */
+    public static final String ROLLING_RESTART_RUNNING = "rolling restart already running; SIGHUP ignored";
     /** The address in a serving line: group 1 the host, group 2 the port. */
     public static final Pattern ADDRESS = Pattern.compile("address=http://([^:\\s]+):(\\d+)");
     /** A primary's line that it started a worker or a spare: group 1 the process id. */
@@ -65,23 +75,21 @@ public final class StatusLines {
     private StatusLines() {
     }
 
-    /** A server listens: its address, execution model, store and scrypt provider as {@code /runtime} reports them. */
-    static String serving(RuntimeService.Report r, String host, int port, String store) {
-        return SERVING + "%d address=http://%s:%d threads=%s carriers=%d crypto-threads=%d "
-                .formatted(r.pid(), host, port, r.threadModel(), r.carriers(), r.cryptoThreads())
-                + "crypto-queue=%d max-derivations=%d%s java=%s".formatted(r.cryptoQueue(), r.derivationLimit(),
-                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
-                + " store=" + store + " scrypt=" + r.hasher()
-                + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
+    /**
+     * A server listens at {@code host:port}; {@code details} are its execution model, store and scrypt provider as
+     * NAME=VALUE words (after the address, so the address stays where the scripts look for it).
+     */
+    public static String serving(long pid, String host, int port, String details) {
+        return SERVING + pid + " address=http://" + host + ":" + port + " " + details;
     }
 
     /** A spare is warm and waits for {@link #LISTEN}. */
-    static String standby(long pid, long warmUpMillis) {
+    public static String standby(long pid, long warmUpMillis) {
         return STANDBY + pid + " warm-up=" + warmUpMillis + "ms";
     }
 
     /** A server reports not-ready and keeps serving for {@code delayMillis} before its listener closes. */
-    static String draining(long pid, long delayMillis) {
+    public static String draining(long pid, long delayMillis) {
         return DRAINING + pid + " delay=" + delayMillis + "ms";
     }
 
@@ -91,13 +99,18 @@ public final class StatusLines {
     }
 
     /** The AOT cache's training run warmed up. */
-    static String warmUp(long millis) {
+    public static String warmUp(long millis) {
         return "loan-runtime warm-up=" + millis + "ms";
     }
 
     /** The promotion of a spare to worker {@code id}, as the primary writes it on the spare's stdin. */
-    static String listen(int id) {
+    public static String listen(int id) {
         return LISTEN + id;
+    }
+
+    /** The primary starts, with {@code workers} workers to keep. */
+    public static String primary(long pid, int workers) {
+        return "primary pid=" + pid + ", worker count=" + workers;
     }
 
     /** The primary started worker {@code id}, or a spare for id 0. */
@@ -144,5 +157,15 @@ public final class StatusLines {
     /** A rolling restart replaced worker {@code id}. */
     public static String replaced(int id, long oldPid, int exit, long newPid) {
         return "worker " + id + " replaced: pid=" + oldPid + " (exit " + exit + ") -> pid=" + newPid;
+    }
+
+    /** A rolling restart of {@code workers} workers begins. */
+    public static String rollingRestart(int workers) {
+        return "rolling restart of " + workers + " workers";
+    }
+
+    /** The primary stops {@code workers} processes (workers and spares). */
+    public static String stopping(int workers) {
+        return "stopping " + workers + " workers";
     }
 }

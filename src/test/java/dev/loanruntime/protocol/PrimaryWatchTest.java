@@ -1,4 +1,4 @@
-package dev.loanruntime.serve;
+package dev.loanruntime.protocol;
 
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
