@@ -160,6 +160,8 @@ abstract class RouteContract {
                 "GET /member/verify-blocking", "GET /member/verify-pooled", "POST /member/login", "GET /member/session",
                 "POST /member/logout", "GET /catalog/lookup", "GET /runtime", "GET /observe/metrics",
                 "GET /observe/health"));
+        // the list is the server's own route list, in its order: the one the warm-up reads too
+        assertThat(routes, is(server.routes().stream().map(route -> route.method() + " " + route.path()).toList()));
     }
 
     @ParameterizedTest

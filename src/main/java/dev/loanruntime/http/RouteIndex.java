@@ -2,6 +2,7 @@ package dev.loanruntime.http;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRoute;
@@ -11,13 +12,15 @@ import io.helidon.webserver.http.HttpService;
 /**
  * The rules of a routing that also list its routes, each with one line that says what it does: the routes added
  * through {@link Routes#get} and {@link Routes#post} list themselves, routes that something else registers (Helidon's
- * own endpoints) are {@link #describe}d where they are added, and {@link #serveAt} answers the list as JSON. Services
- * registered through {@link #register} get the plain rules and are not listed. Built on the thread that builds the
+ * own endpoints) are {@link #describe}d where they are added, and {@link #serveAt} answers the list as JSON. It also
+ * keeps the requests a warm-up may send ({@link #warmUpTargets}): each GET route's path unless the route says
+ * otherwise. Services registered through {@link #register} get the plain rules and are not listed. Built on the thread that builds the
  * routing; the list's answer is serialized once and sent as it is, on any request thread.
  */
 public final class RouteIndex implements HttpRules {
     private final HttpRules rules;
     private final List<Route> routes = new ArrayList<>();
+    private final List<String> warmUps = new ArrayList<>();
     private volatile byte[] listing;
 
     /** One route as the list shows it. */
@@ -32,15 +35,23 @@ public final class RouteIndex implements HttpRules {
         this.rules = rules;
     }
 
-    /** Lists {@code method path}, which something other than {@link Routes} registers. */
+    /** Lists {@code method path}, which something other than {@link Routes} registers; a GET is warmed up as is. */
     public RouteIndex describe(String method, String path, String description) {
-        routes.add(new Route(method, path, description));
+        add(this, new Route(method, path, description), Optional.of(path).filter(p -> "GET".equals(method)));
         return this;
     }
 
     /** The routes listed so far. */
     public List<Route> routes() {
         return List.copyOf(routes);
+    }
+
+    /**
+     * The requests (path and query) a warm-up may send, one per route that allows it, in the order the routes were
+     * added: each cheap one that changes nothing.
+     */
+    public List<String> warmUpTargets() {
+        return List.copyOf(warmUps);
     }
 
     /**
@@ -53,10 +64,11 @@ public final class RouteIndex implements HttpRules {
         listing = Json.bytes(new Listing(service, routes()));
     }
 
-    /** Lists {@code route} when {@code rules} list their routes. */
-    static void add(HttpRules rules, Route route) {
+    /** Lists {@code route}, and {@code warmUp} for a warm-up, when {@code rules} list their routes. */
+    static void add(HttpRules rules, Route route, Optional<String> warmUp) {
         if (rules instanceof RouteIndex index) {
             index.routes.add(route);
+            warmUp.ifPresent(index.warmUps::add);
         }
     }
 

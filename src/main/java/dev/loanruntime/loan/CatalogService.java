@@ -1,5 +1,7 @@
 package dev.loanruntime.loan;
 
+import java.util.Optional;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import io.helidon.http.Status;
@@ -23,7 +25,8 @@ public final class CatalogService implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         Routes.get(rules, "/catalog/lookup", "waits ms=N milliseconds (0 to " + MAX_WAIT_MS + "), a stand-in for a "
-                + "remote call; inside=none|monitor|lock|native chooses where", this::lookupHandler);
+                + "remote call; inside=none|monitor|lock|native chooses where", Optional.of("/catalog/lookup?ms=0"),
+                this::lookupHandler);
     }
 
     private void lookupHandler(ServerRequest req, ServerResponse res) throws InterruptedException {

@@ -29,9 +29,9 @@ public final class MemberService implements HttpService {
     @Override
     public void routing(HttpRules rules) {
         Routes.get(rules, "/member/verify-blocking", "the lesson's scrypt (about a second of CPU) on the request's "
-                + "own thread", this::verifyBlockingHandler);
+                + "own thread", Routes.NO_WARM_UP, this::verifyBlockingHandler);  // a derivation: too dear to warm
         Routes.get(rules, "/member/verify-pooled", "the same derivation on the crypto pool; the request's thread "
-                + "waits without holding a carrier", this::verifyPooledHandler);
+                + "waits without holding a carrier", Routes.NO_WARM_UP, this::verifyPooledHandler);
     }
 
     /** Derives on the request's own thread: with one carrier, no other virtual thread runs meanwhile. */

@@ -21,6 +21,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.Handler;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http1.Http1Config;
 import io.helidon.webserver.observe.ObserveFeature;
@@ -64,6 +65,7 @@ public final class LoanServer implements AutoCloseable {
     private final RuntimeService runtime;
     private final RequestHeadDeadline headDeadline;
     private final InFlight inFlight;
+    private final RouteIndex routes;
     /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
     private final MeterRegistry registry = MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
     private final List<Meter> gauges = new ArrayList<>();
@@ -120,19 +122,7 @@ public final class LoanServer implements AutoCloseable {
         } else {
             wrap = inFlight::counted;
         }
-        // The services' routes go straight into the routing, not as registered services: Helidon matches a request
-        // in a registered service by a second crawl that copies the path's parameters into a new map and decodes the
-        // path again, about 1% of /books' throughput on one core. None of them has start or stop hooks.
-        RouteIndex rules = new RouteIndex(WrappedService.wrapping(routing, wrap));
-        for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool),
-                new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
-                new CatalogService(), runtime, new MetricsEndpoint(registry))) {
-            service.routing(rules);
-        }
-        // Helidon's health observer, added with observe() below
-        rules.describe("GET", "/observe/health", "health: the readiness checks crypto-pool, store and drain; also "
-                + "/ready, /live, /started and /check/NAME");
-        rules.serveAt("/", "loan-runtime");
+        this.routes = routes(WrappedService.wrapping(routing, wrap), options);
         ErrorResponses.register(routing);
 
         if (options.reusePort()) {
@@ -145,6 +135,27 @@ public final class LoanServer implements AutoCloseable {
                 .routing(routing)
                 .build();
         registerGauges();
+    }
+
+    /**
+     * Every route of the service, on {@code rules}, each listed for {@code GET /} and for the warm-up: the one place
+     * a route is added. Needs the pool, the store, the runtime report and the registry this server made.
+     */
+    private RouteIndex routes(HttpRules rules, ServeOptions options) {
+        // The services' routes go straight into the routing, not as registered services: Helidon matches a request
+        // in a registered service by a second crawl that copies the path's parameters into a new map and decodes the
+        // path again, about 1% of /books' throughput on one core. None of them has start or stop hooks.
+        RouteIndex index = new RouteIndex(rules);
+        for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool),
+                new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
+                new CatalogService(), runtime, new MetricsEndpoint(registry))) {
+            service.routing(index);
+        }
+        // Helidon's health observer, added with observe()
+        index.describe("GET", "/observe/health", "health: the readiness checks crypto-pool, store and drain; also "
+                + "/ready, /live, /started and /check/NAME");
+        index.serveAt("/", "loan-runtime");
+        return index;
     }
 
     /**
@@ -181,6 +192,16 @@ public final class LoanServer implements AutoCloseable {
 
     public RuntimeService.Report report() {
         return runtime.report();
+    }
+
+    /** The routes {@code GET /} lists, in its order. */
+    public List<RouteIndex.Route> routes() {
+        return routes.routes();
+    }
+
+    /** The requests a warm-up may send: one per route that is cheap and changes nothing. */
+    List<String> warmUpTargets() {
+        return routes.warmUpTargets();
     }
 
     /**

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,14 +19,13 @@ import io.helidon.config.Config;
  * Does once what a worker's first requests would otherwise pay for: loads and links the classes of start-up and
  * of the request path, opens the store, and lets the JIT see the cheap routes. It starts a server of its own on
  * an ephemeral loopback port (never the cluster's port, never with {@code SO_REUSEPORT}: nothing outside reaches
- * it), requests each read-only route a few times over real sockets, and stops it. Used by a cluster's spare before
+ * it), requests each route that allows it ({@link LoanServer#warmUpTargets()}: cheap, and changes nothing, so a
+ * spare counts no loan in a store it shares) and a path no route has a few times over real sockets, and stops it. Used by a cluster's spare before
  * it waits to be promoted, and as the training run of the JDK's AOT cache. Blocks the calling thread.
  */
 final class WarmUp {
-    // Read-only routes: a spare must not count loans or create sessions in a store it shares with the workers. The
-    // heavy scrypt routes are left out: a derivation costs more than the whole rest of the warm-up.
-    private static final List<String> PATHS = List.of("/books", "/runtime", "/status", "/catalog/lookup?ms=0",
-            "/observe/health", "/no-such-route");
+    /** A path no route has: the 404 answer. */
+    static final String NO_ROUTE = "/no-such-route";
     private static final Pattern CONTENT_LENGTH = Pattern.compile("(?i)\r\ncontent-length: *(\\d+)");
 
     private WarmUp() {
@@ -36,8 +36,10 @@ final class WarmUp {
         long started = System.nanoTime();
         try (LoanServer server = LoanServer.start(options.alone(InetAddress.getLoopbackAddress().getHostAddress(), 0),
                 config)) {
+            List<String> targets = new ArrayList<>(server.warmUpTargets());
+            targets.add(NO_ROUTE);
             for (int i = 0; i < rounds; i++) {
-                for (String path : PATHS) {
+                for (String path : targets) {
                     get(server.port(), path);
                 }
             }
