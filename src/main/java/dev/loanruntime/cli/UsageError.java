@@ -1,6 +1,7 @@
 package dev.loanruntime.cli;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
@@ -38,6 +39,18 @@ public final class UsageError {
     public static void check(String option, long value, long min, long max) {
         if (value < min || value > max) {
             throw invalid(option, "an integer from " + min + " to " + max, value);
+        }
+    }
+
+    /**
+     * Checks that {@code value} of {@code option} lies in [{@code min}, {@code max}].
+     *
+     * @throws IllegalArgumentException naming the option, the range and the bad value, as durations
+     */
+    public static void check(String option, Duration value, Duration min, Duration max) {
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw invalid(option, "a duration from " + Durations.format(min) + " to " + Durations.format(max),
+                    Durations.format(value));
         }
     }
 

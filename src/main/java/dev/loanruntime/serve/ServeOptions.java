@@ -381,8 +381,11 @@ public final class ServeOptions {
         }
         for (Field field : OPTIONS) {
             Range range = field.getAnnotation(Range.class);
+            String name = field.getAnnotation(Option.class).names()[0];
             if (range != null && valueOf(field) instanceof Number n) {
-                UsageError.check(field.getAnnotation(Option.class).names()[0], n.longValue(), range.min(), range.max());
+                UsageError.check(name, n.longValue(), range.min(), range.max());
+            } else if (range != null && valueOf(field) instanceof Duration d) {
+                UsageError.check(name, d, Duration.ofMillis(range.min()), Duration.ofMillis(range.max()));
             }
         }
         if (host == null || host.isBlank()) {

@@ -39,6 +39,16 @@ class ServeOptionsTest {
     private static final int SETS = 300;
 
     @Test
+    void aDurationOutsideItsRangeIsNamedWithItsRangeAsDurations() {
+        java.time.Duration ms = java.time.Duration.ofMillis(1);
+        java.time.Duration s = java.time.Duration.ofSeconds(1);
+        dev.loanruntime.cli.UsageError.check("--every", java.time.Duration.ofMillis(500), ms, s);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> dev.loanruntime.cli.UsageError.check("--every", java.time.Duration.ofSeconds(2), ms, s));
+        assertThat(e.getMessage(), is("Invalid value for option '--every': expected a duration from 1ms to 1s but was '2s'"));
+    }
+
+    @Test
     void theCommandLineWithNothingSetGivesThePreset() {
         assertThat(ServeLine.parse(Map.of()), is(ServeOptions.defaults()));
     }
@@ -171,7 +181,8 @@ class ServeOptionsTest {
         Class<?> type = field.getType();
         Range range = field.getAnnotation(Range.class);
         if (range != null) {
-            return Long.toString(range.min() + (long) (random.nextDouble() * (range.max() - range.min() + 1)));
+            long value = range.min() + (long) (random.nextDouble() * (range.max() - range.min() + 1));
+            return type == java.time.Duration.class ? value + "ms" : Long.toString(value);
         }
         if (type.isEnum()) {
             Object[] constants = type.getEnumConstants();
