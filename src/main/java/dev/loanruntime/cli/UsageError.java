@@ -1,6 +1,7 @@
 package dev.loanruntime.cli;
 
 import java.io.PrintWriter;
+import java.lang.reflect.Field;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
@@ -38,6 +39,30 @@ public final class UsageError {
     public static void check(String option, long value, long min, long max) {
         if (value < min || value > max) {
             throw invalid(option, "an integer from " + min + " to " + max, value);
+        }
+    }
+
+    /**
+     * Checks every {@link Range} field of {@code options}, an object that picocli filled in, in the order they are
+     * declared, as {@link #check} does with the option's first name.
+     *
+     * @throws IllegalArgumentException naming the first option out of its range, the range and the bad value
+     */
+    public static void checkRanges(Object options) {
+        for (Field field : options.getClass().getDeclaredFields()) {
+            Range range = field.getAnnotation(Range.class);
+            if (range != null && valueOf(field, options) instanceof Number n) {
+                check(field.getAnnotation(CommandLine.Option.class).names()[0], n.longValue(), range.min(), range.max());
+            }
+        }
+    }
+
+    private static Object valueOf(Field field, Object options) {
+        try {
+            field.setAccessible(true);
+            return field.get(options);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot read " + field.getName(), e);
         }
     }
 

@@ -14,6 +14,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters;
+import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.UsageError;
 
 /**
@@ -37,6 +38,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--heavy-count", defaultValue = "1", paramLabel = "H",
             description = "Heavy requests sent together at the round's start (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 10_000)
     int heavyCount;
 
     @Option(names = "--light", defaultValue = "/books", paramLabel = "PATH",
@@ -45,6 +47,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--light-count", defaultValue = "4", paramLabel = "K",
             description = "Light requests per round (default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 10_000)
     int lightCount;
 
     @Option(names = "--gap-ms", defaultValue = "50", paramLabel = "G",
@@ -53,6 +56,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", defaultValue = "1", paramLabel = "R",
             description = "Rounds, one after the other (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 10_000)
     int rounds;
 
     @Option(names = "--keep-alive", description = "Reuse connections instead of one fresh connection per request.")
@@ -115,9 +119,7 @@ public final class ProbeCommand implements Callable<Integer> {
             Target target = server.target();
             Target.path("--heavy", heavy);
             Target.path("--light", light);
-            UsageError.check("--heavy-count", heavyCount, 1, 10_000);
-            UsageError.check("--light-count", lightCount, 0, 10_000);
-            UsageError.check("--rounds", rounds, 1, 10_000);
+            UsageError.checkRanges(this);
             if (gapMs < 0 || gapMs > 60_000) {
                 throw UsageError.invalid("--gap-ms", "0 to 60000", gapMs);
             }

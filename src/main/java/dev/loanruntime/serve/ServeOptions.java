@@ -379,12 +379,7 @@ public final class ServeOptions {
         if (cryptoThreads == null) {
             cryptoThreads = cores;
         }
-        for (Field field : OPTIONS) {
-            Range range = field.getAnnotation(Range.class);
-            if (range != null && valueOf(field) instanceof Number n) {
-                UsageError.check(field.getAnnotation(Option.class).names()[0], n.longValue(), range.min(), range.max());
-            }
-        }
+        UsageError.checkRanges(this);
         if (host == null || host.isBlank()) {
             throw UsageError.invalid("--host", "a host name or address", host);
         }
