@@ -1,6 +1,7 @@
 package dev.loanruntime.cli;
 
 import java.io.PrintWriter;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -43,6 +44,28 @@ public final class UsageError {
     }
 
     /**
+     * Checks every {@link Range} field of {@code options}, an object that picocli filled in, in the order they are
+     * declared, as {@link #check} does with the option's first name.
+     *
+     * @throws IllegalArgumentException naming the first option out of its range, the range and the bad value
+     */
+    public static void checkRanges(Object options) {
+        for (Field field : options.getClass().getDeclaredFields()) {
+            Range range = field.getAnnotation(Range.class);
+            if (range == null) {
+                continue;
+            }
+            String name = field.getAnnotation(CommandLine.Option.class).names()[0];
+            Object value = valueOf(field, options);
+            if (value instanceof Number n) {
+                check(name, n.longValue(), range.min(), range.max());
+            } else if (value instanceof Duration d) {
+                check(name, d, Duration.ofMillis(range.min()), Duration.ofMillis(range.max()));
+            }
+        }
+    }
+
+    /**
      * Checks that {@code value} of {@code option} lies in [{@code min}, {@code max}].
      *
      * @throws IllegalArgumentException naming the option, the range and the bad value, as durations
@@ -51,6 +74,15 @@ public final class UsageError {
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw invalid(option, "a duration from " + Durations.format(min) + " to " + Durations.format(max),
                     Durations.format(value));
+        }
+    }
+
+    private static Object valueOf(Field field, Object options) {
+        try {
+            field.setAccessible(true);
+            return field.get(options);
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException("cannot read " + field.getName(), e);
         }
     }
 

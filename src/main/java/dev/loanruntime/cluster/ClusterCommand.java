@@ -10,6 +10,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Defaults;
+import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.ServerCommand;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.serve.ServeOptions;
@@ -31,32 +32,38 @@ public final class ClusterCommand implements Callable<Integer>, ServerCommand {
 
     @Option(names = "--workers", defaultValue = "3", paramLabel = "N",
             description = "Worker processes (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 64)
     int workers;
 
     @Option(names = "--spares", defaultValue = "1", paramLabel = "N",
             description = "Warm spare worker JVMs that do not listen until a worker dies; one then takes the dead "
                     + "worker's place within milliseconds instead of a JVM's start. 0: none (default: "
                     + "${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 8)
     int spares;
 
     @Option(names = "--kill-timeout", defaultValue = "15", paramLabel = "SECONDS",
             description = "How long a stopping worker may finish its requests before SIGKILL, counted after its "
                     + "--drain-delay; longer than the server's shutdown grace period (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 3600)
     int killTimeout;
 
     @Option(names = "--start-timeout", defaultValue = "60", paramLabel = "SECONDS",
             description = "How long a new worker may take to listen before it counts as failed "
                     + "(default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 3600)
     int startTimeout;
 
     @Option(names = "--min-uptime", defaultValue = "5", paramLabel = "SECONDS",
             description = "A worker that dies sooner after it started listening, or before, failed fast "
                     + "(default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 3600)
     int minUptime;
 
     @Option(names = "--max-fast-failures", defaultValue = "10", paramLabel = "N",
             description = "Fast failures in a row of one worker after which the cluster stops with status 1 "
                     + "(default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 1000)
     int maxFastFailures;
 
     @CommandLine.Spec
@@ -65,12 +72,7 @@ public final class ClusterCommand implements Callable<Integer>, ServerCommand {
     @Override
     public Integer call() {
         ServeOptions options = serve.validated(spec.commandLine());
-        check("--workers", workers, 1, 64);
-        check("--spares", spares, 0, 8);
-        check("--kill-timeout", killTimeout, 1, 3600);
-        check("--start-timeout", startTimeout, 1, 3600);
-        check("--min-uptime", minUptime, 0, 3600);
-        check("--max-fast-failures", maxFastFailures, 1, 1000);
+        UsageError.orUsage(spec.commandLine(), () -> UsageError.checkRanges(this));
         if (options.port() == 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), UsageError.invalid("--port",
                     "an integer from 1 to 65535", 0).getMessage() + " (workers must share one known port)");
@@ -89,10 +91,6 @@ public final class ClusterCommand implements Callable<Integer>, ServerCommand {
         Signals.on("INT", primary::requestStop);
         Signals.on("HUP", primary::requestRollingRestart);
         return primary.run();
-    }
-
-    private void check(String option, int value, int min, int max) {
-        UsageError.orUsage(spec.commandLine(), () -> UsageError.check(option, value, min, max));
     }
 
     /**

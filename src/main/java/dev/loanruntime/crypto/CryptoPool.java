@@ -8,7 +8,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import java.util.function.Supplier;
 
@@ -57,17 +56,12 @@ public final class CryptoPool implements AutoCloseable {
         this.points = points;
         this.threads = threads;
         this.queue = queue;
-        AtomicInteger ids = new AtomicInteger();
         // Admission is counted here, not by the executor's queue: a bounded queue (or a hand-off queue for 0) would
         // also refuse a task in the instant between a worker finishing its task and taking the next one.
         this.slots = new Semaphore(threads + queue);
         this.executor = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(),
-                task -> {
-                    Thread t = new Thread(task, "crypto-" + ids.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                },
+                Thread.ofPlatform().daemon().name("crypto-", 1).factory(),
                 new ThreadPoolExecutor.AbortPolicy());
         this.executor.prestartAllCoreThreads();
     }

@@ -23,7 +23,10 @@ public enum ScryptProvider {
     /** What {@code --scrypt} is when nothing sets it. */
     public static final ScryptProvider DEFAULT = REUSE;
 
-    /** The lower-case name used on the command line and in reports. */
+    /**
+     * The lower-case name used on the command line and in reports. This and {@link #parse} are the project's
+     * {@code Labelled}, copied: crypto imports nothing of the project.
+     */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }

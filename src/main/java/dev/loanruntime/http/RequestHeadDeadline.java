@@ -55,11 +55,8 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
         this.answer = response(timeout);
-        this.timer = new ScheduledThreadPoolExecutor(1, task -> {
-            Thread t = new Thread(task, "request-head-deadline");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = new ScheduledThreadPoolExecutor(1,
+                Thread.ofPlatform().daemon().name("request-head-deadline").factory());
         // One sweep every tenth of the timeout (at most every second) rather than a task per request: a client is
         // cut at the second sweep that finds it late, between 1.1 and 1.2 timeouts after its request line (later
         // while every carrier is busy).

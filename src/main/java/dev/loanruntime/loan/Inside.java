@@ -1,15 +1,14 @@
 package dev.loanruntime.loan;
 
-import java.util.Arrays;
-import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Collectors;
+
+import dev.loanruntime.label.Labelled;
 
 /**
  * Where {@code /catalog/lookup?inside=...} waits: the ways real code waits, which differ only in whether a virtual
  * thread can leave its carrier meanwhile. Each {@link #await} runs on the request's thread and blocks it for the wait.
  */
-enum Inside {
+enum Inside implements Labelled {
     /** A plain sleep: a virtual thread unmounts and frees its carrier. */
     NONE {
         @Override
@@ -63,23 +62,12 @@ enum Inside {
     /** Blocks the calling thread for {@code ms} milliseconds in this way. */
     abstract void await(int ms) throws InterruptedException;
 
-    /** The name in the query: {@code none}, {@code monitor}, {@code lock}, {@code native}. */
-    String label() {
-        return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** Parses a {@link #label()}; the error names the bad value and the accepted ones. */
+    /**
+     * Parses a {@link #label()}, the name in the query: {@code none}, {@code monitor}, {@code lock}, {@code native};
+     * the error names the bad value and the accepted ones.
+     */
     static Inside parse(String value) {
-        for (Inside inside : values()) {
-            if (inside.label().equals(value)) {
-                return inside;
-            }
-        }
-        throw new IllegalArgumentException("query parameter 'inside' must be one of " + accepted() + ", was '"
-                + value + "'");
-    }
-
-    static String accepted() {
-        return Arrays.stream(values()).map(Inside::label).collect(Collectors.joining(", "));
+        return Labelled.find(Inside.class, value).orElseThrow(() -> new IllegalArgumentException(
+                "query parameter 'inside' must be one of " + Labelled.labels(Inside.class) + ", was '" + value + "'"));
     }
 }

@@ -4,12 +4,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+
+import dev.loanruntime.cli.UsageError;
 
 /**
  * {@code chart}: draws a PNG from the JSON files that {@code probe --json} and {@code load --json} wrote, or from the
@@ -33,16 +38,15 @@ public final class ChartCommand implements Runnable {
              description = "One bar per request, start to end, for the last round of each probe JSON file: "
                      + "light requests that waited for the heavy one end where it ends.")
     static final class Timeline implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Mixin Chart chart;
         @Option(names = "--title", defaultValue = "Requests over time", paramLabel = "TEXT", description = "Chart title.") String title;
         @Parameters(arity = "1..*", paramLabel = "PROBE_JSON") List<Path> files;
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
             List<Charts.Lane> lanes = new ArrayList<>();
             for (Path file : files) {
-                JsonNode report = read(spec, file);
+                JsonNode report = chart.read(file);
                 JsonNode rounds = report.path("rounds");
                 JsonNode last = rounds.get(rounds.size() - 1);
                 List<Charts.Bar> bars = new ArrayList<>();
@@ -52,9 +56,7 @@ public final class ChartCommand implements Runnable {
                 }
                 lanes.add(new Charts.Lane(label(report, file), bars));
             }
-            Charts.timeline(out, title, lanes);
-            System.out.println("chart " + out);
-            return 0;
+            return chart.draw(out -> Charts.timeline(out, title, lanes));
         }
     }
 
@@ -62,7 +64,7 @@ public final class ChartCommand implements Runnable {
              description = "Throughput of load JSON files against a numeric setting, given as X=FILE pairs, "
                      + "e.g. 1=pool-1.json 2=pool-2.json; --mark draws a vertical line (e.g. at the core count).")
     static final class Scaling implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Mixin Chart chart;
         @Option(names = "--title", defaultValue = "Throughput", paramLabel = "TEXT", description = "Chart title.") String title;
         @Option(names = "--x-label", defaultValue = "setting", paramLabel = "TEXT", description = "X axis label, with its unit.") String xLabel;
         @Option(names = "--y-label", defaultValue = "requests per second", paramLabel = "TEXT", description = "Y axis label.") String yLabel;
@@ -70,7 +72,6 @@ public final class ChartCommand implements Runnable {
         @Option(names = "--mark", paramLabel = "X", description = "Draw a vertical line at X.") Double mark;
         @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
         @Parameters(arity = "1..*", paramLabel = "X=LOAD_JSON") List<String> pairs;
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
@@ -82,40 +83,35 @@ public final class ChartCommand implements Runnable {
                 try {
                     x = Double.parseDouble(pair.substring(0, Math.max(eq, 0)));
                 } catch (NumberFormatException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "Invalid value for X=LOAD_JSON: "
+                    throw chart.usage("Invalid value for X=LOAD_JSON: "
                             + "expected a number, '=', a file, e.g. 4=pool-4.json but was '" + pair + "'");
                 }
-                xy[i] = new double[] {x, read(spec, Path.of(pair.substring(eq + 1))).path("throughputPerS").asDouble()};
+                xy[i] = new double[] {x, chart.read(Path.of(pair.substring(eq + 1))).path("throughputPerS").asDouble()};
             }
-            Charts.scaling(out, title, xLabel, yLabel, series, xy, mark, markLabel);
-            System.out.println("chart " + out);
-            return 0;
+            return chart.draw(out -> Charts.scaling(out, title, xLabel, yLabel, series, xy, mark, markLabel));
         }
     }
 
     @Command(name = "cdf", mixinStandardHelpOptions = true,
              description = "Latency distributions of load JSON files: the share of requests answered within x ms.")
     static final class Cdf implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Mixin Chart chart;
         @Option(names = "--title", defaultValue = "Latency distribution", paramLabel = "TEXT", description = "Chart title.") String title;
         @Option(names = "--log", description = "Logarithmic latency axis.") boolean log;
         @Parameters(arity = "1..*", paramLabel = "LOAD_JSON") List<Path> files;
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
             List<Charts.Curve> curves = new ArrayList<>();
             for (Path file : files) {
-                JsonNode report = read(spec, file);
+                JsonNode report = chart.read(file);
                 List<double[]> points = new ArrayList<>();
                 for (JsonNode p : report.path("cdf")) {
                     points.add(new double[] {p.path("percentile").asDouble(), p.path("ms").asDouble()});
                 }
                 curves.add(new Charts.Curve(label(report, file), points.toArray(double[][]::new)));
             }
-            Charts.cdf(out, title, curves, log);
-            System.out.println("chart " + out);
-            return 0;
+            return chart.draw(out -> Charts.cdf(out, title, curves, log));
         }
     }
 
@@ -125,7 +121,7 @@ public final class ChartCommand implements Runnable {
                      + "(or stacked), each bar labelled with its value.",
                      "--mark draws a horizontal line (e.g. at an even share)."})
     static final class Bars implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Mixin Chart chart;
         @Option(names = "--title", defaultValue = "Counts", paramLabel = "TEXT", description = "Chart title.") String title;
         @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT", description = "Category axis label.") String xLabel;
         @Option(names = "--y-label", defaultValue = "count", paramLabel = "TEXT", description = "Value axis label, with its unit.") String yLabel;
@@ -133,19 +129,11 @@ public final class ChartCommand implements Runnable {
         @Option(names = "--mark", paramLabel = "Y", description = "Draw a horizontal line at Y.") Double mark;
         @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
         @Parameters(paramLabel = "BARS_JSON") Path file;
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
-            BarData data;
-            try {
-                data = BarData.of(Results.read(file), file);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-            }
-            Charts.bars(out, title, xLabel, yLabel, data, stacked, mark, markLabel);
-            System.out.println("chart " + out);
-            return 0;
+            BarData data = chart.orUsage(() -> BarData.of(Results.read(file), file));
+            return chart.draw(out -> Charts.bars(out, title, xLabel, yLabel, data, stacked, mark, markLabel));
         }
     }
 
@@ -158,34 +146,49 @@ public final class ChartCommand implements Runnable {
                      + "on one time axis: on one carrier, a light request's carrier wait ends where the heavy request's "
                      + "handler ends."})
     static final class Stages implements Callable<Integer> {
-        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @Mixin Chart chart;
         @Option(names = "--title", defaultValue = "Where each request waited", paramLabel = "TEXT", description = "Chart title.") String title;
         @Parameters(arity = "1..*", paramLabel = "PROBE_JSON") List<Path> files;
-        @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
             List<StageBars> panels = new ArrayList<>();
             for (Path file : files) {
-                JsonNode report = read(spec, file);
-                try {
-                    panels.add(StageBars.of(report, file, label(report, file)));
-                } catch (IllegalArgumentException e) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-                }
+                JsonNode report = chart.read(file);
+                panels.add(chart.orUsage(() -> StageBars.of(report, file, label(report, file))));
             }
-            StageChart.draw(out, title, panels);
-            System.out.println("chart " + out);
-            return 0;
+            return chart.draw(out -> StageChart.draw(out, title, panels));
         }
     }
 
-    /** The file's JSON; an unreadable file is a usage error (exit 2) that names it. */
-    private static JsonNode read(CommandLine.Model.CommandSpec spec, Path file) {
-        try {
-            return Results.read(file);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    /**
+     * What every chart subcommand has, a picocli mixin: {@code --out}, the PNG it writes, and its usage errors
+     * (exit 2), one line that names the bad file or value.
+     */
+    static final class Chart {
+        @Option(names = "--out", required = true, paramLabel = "PNG", description = "PNG file to write.") Path out;
+        @CommandLine.Spec(CommandLine.Spec.Target.MIXEE) CommandLine.Model.CommandSpec spec;
+
+        /** Draws the chart into {@code --out} and says where; the subcommand's exit status. */
+        int draw(Consumer<Path> drawer) {
+            drawer.accept(out);
+            System.out.println("chart " + out);
+            return 0;
+        }
+
+        /** The file's JSON; an unreadable file is a usage error that names it. */
+        JsonNode read(Path file) {
+            return orUsage(() -> Results.read(file));
+        }
+
+        /** What {@code read} makes of the input; its {@link IllegalArgumentException} becomes a usage error. */
+        <T> T orUsage(Supplier<T> read) {
+            return UsageError.orUsage(spec.commandLine(), read);
+        }
+
+        /** A usage error of the subcommand with this message. */
+        CommandLine.ParameterException usage(String message) {
+            return new CommandLine.ParameterException(spec.commandLine(), message);
         }
     }
 

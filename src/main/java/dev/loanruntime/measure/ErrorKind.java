@@ -6,8 +6,10 @@ import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.io.IOException;
 
+import dev.loanruntime.label.Labelled;
+
 /** Why a request got no HTTP response. Responses with an error status are counted by status code instead. */
-enum ErrorKind {
+enum ErrorKind implements Labelled {
     /** The TCP connection could not be opened (refused, no route, unknown host, connect timeout). */
     CONNECT,
     /** Connected, but no response within the read timeout. */
@@ -34,9 +36,5 @@ enum ErrorKind {
             }
         }
         return io ? CLOSED : OTHER;
-    }
-
-    String label() {
-        return name().toLowerCase();
     }
 }

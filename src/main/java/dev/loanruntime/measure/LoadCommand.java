@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters;
@@ -18,12 +19,10 @@ import dev.loanruntime.cli.UsageError;
                  "Closed loop (default): --concurrency workers, each sending its next request when the last is "
                  + "answered. Open loop (--rate): requests fall due at a fixed rate and each one's latency is "
                  + "measured from when it was due, so a stalled server shows in the percentiles.",
-                 "Exit status: 0 when every request got a 2xx/3xx answer, 1 when some did not, 2 on bad options "
-                 + "or when nothing listens at --url."})
+                 MeasureOptions.EXIT_STATUS})
 public final class LoadCommand implements Callable<Integer> {
-    @Option(names = "--url", defaultValue = Target.DEFAULT, paramLabel = "URL",
-            description = "Server base URL (default: ${DEFAULT-VALUE}).")
-    String url;
+    @Mixin
+    MeasureOptions.Url server;
 
     @Option(names = "--path", defaultValue = "/books", paramLabel = "PATH",
             description = "Path and query of every request (default: ${DEFAULT-VALUE}).")
@@ -66,9 +65,8 @@ public final class LoadCommand implements Callable<Integer> {
                     + "(from /proc; Linux).")
     Long watchPid;
 
-    @Option(names = "--label", paramLabel = "TEXT",
-            description = "A name for this run, stored in the JSON and used as the chart's legend.")
-    String label;
+    @Mixin
+    MeasureOptions.Label run;
 
     @Option(names = "--json", paramLabel = "FILE",
             description = "Also write the configuration, results and latency distribution to FILE.")
@@ -80,14 +78,14 @@ public final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Duration bound = duration == null && requests <= 0 ? Duration.ofSeconds(10) : duration;
-        LoadConfig config = UsageError.orUsage(spec.commandLine(), () -> new LoadConfig(Target.parse(url), path, rate,
+        LoadConfig config = UsageError.orUsage(spec.commandLine(), () -> new LoadConfig(server.target(), path, rate,
                 concurrency, maxInFlight, bound, requests, warmupRequests, timeout, true));
         ProcWatch watch = UsageError.orUsage(spec.commandLine(), () -> {
             config.target().requireReachable(Duration.ofSeconds(5));
             return watchPid == null ? null : ProcWatch.start(watchPid);
         });
         LoadRun.Measured measured = LoadRun.run(config);
-        LoadReport report = LoadReport.of(config, label, measured, watch == null ? null : watch.stop());
+        LoadReport report = LoadReport.of(config, run.label, measured, watch == null ? null : watch.stop());
         report.print(System.out);
         if (json != null) {
             Results.write(json, report);

@@ -10,9 +10,11 @@ import java.util.concurrent.locks.LockSupport;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters;
+import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.UsageError;
 
 /**
@@ -24,12 +26,10 @@ import dev.loanruntime.cli.UsageError;
          description = {"Send one heavy request and, --gap-ms later, --light-count light ones to a running server; "
                  + "print each request's duration (the lesson's lines), and with --rounds > 1 the median and max "
                  + "of both kinds and their ratio. A fresh connection per request, as curl does, unless --keep-alive.",
-                 "Exit status: 0 when every request got a 2xx/3xx answer, 1 when some did not, 2 on bad options or "
-                 + "when nothing listens at --url."})
+                 MeasureOptions.EXIT_STATUS})
 public final class ProbeCommand implements Callable<Integer> {
-    @Option(names = "--url", defaultValue = Target.DEFAULT, paramLabel = "URL",
-            description = "Server base URL (default: ${DEFAULT-VALUE}).")
-    String url;
+    @Mixin
+    MeasureOptions.Url server;
 
     @Option(names = "--heavy", defaultValue = "/member/verify-blocking", paramLabel = "PATH",
             description = "Path of the heavy request, e.g. /member/verify-pooled (default: ${DEFAULT-VALUE}, the "
@@ -38,6 +38,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--heavy-count", defaultValue = "1", paramLabel = "H",
             description = "Heavy requests sent together at the round's start (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 10_000)
     int heavyCount;
 
     @Option(names = "--light", defaultValue = "/books", paramLabel = "PATH",
@@ -46,6 +47,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--light-count", defaultValue = "4", paramLabel = "K",
             description = "Light requests per round (default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 10_000)
     int lightCount;
 
     @Option(names = "--gap-ms", defaultValue = "50", paramLabel = "G",
@@ -54,6 +56,7 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = "--rounds", defaultValue = "1", paramLabel = "R",
             description = "Rounds, one after the other (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 10_000)
     int rounds;
 
     @Option(names = "--keep-alive", description = "Reuse connections instead of one fresh connection per request.")
@@ -70,9 +73,8 @@ public final class ProbeCommand implements Callable<Integer> {
             description = "Read timeout of each request, e.g. 30s, 500ms (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Option(names = "--label", paramLabel = "TEXT",
-            description = "A name for this run, stored in the JSON and used as the chart's legend.")
-    String label;
+    @Mixin
+    MeasureOptions.Label run;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write every request's offset and duration (ms) "
             + "and the configuration to FILE; with --stages also its stages and its origin on the server's clock "
@@ -86,7 +88,7 @@ public final class ProbeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Target target = validate();
         ProbeReport.Config config = new ProbeReport.Config(target.toString(), heavy, heavyCount, light, lightCount,
-                gapMs, rounds, keepAlive, label);
+                gapMs, rounds, keepAlive, run.label);
         List<ProbeReport.Round> done = new ArrayList<>();
         boolean explained = false;
         try (Requester requester = new Requester(target, keepAlive, timeout, heavyCount + lightCount,
@@ -114,12 +116,10 @@ public final class ProbeCommand implements Callable<Integer> {
 
     private Target validate() {
         return UsageError.orUsage(spec.commandLine(), () -> {
-            Target target = Target.parse(url);
+            Target target = server.target();
             Target.path("--heavy", heavy);
             Target.path("--light", light);
-            UsageError.check("--heavy-count", heavyCount, 1, 10_000);
-            UsageError.check("--light-count", lightCount, 0, 10_000);
-            UsageError.check("--rounds", rounds, 1, 10_000);
+            UsageError.checkRanges(this);
             if (gapMs < 0 || gapMs > 60_000) {
                 throw UsageError.invalid("--gap-ms", "0 to 60000", gapMs);
             }

@@ -4,7 +4,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import io.helidon.common.context.Contexts;
 import io.helidon.webserver.http.Filter;
@@ -26,13 +25,9 @@ public final class PlatformHandlers implements Filter, AutoCloseable {
 
     public PlatformHandlers(int size) {
         this.size = size;
-        AtomicInteger ids = new AtomicInteger();
         // Context-aware, so Helidon's request context is visible on the handler thread as it would be inline.
-        this.pool = Contexts.wrap(Executors.newFixedThreadPool(size, task -> {
-            Thread t = new Thread(task, "handler-" + ids.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        }));
+        this.pool = Contexts.wrap(Executors.newFixedThreadPool(size,
+                Thread.ofPlatform().daemon().name("handler-", 1).factory()));
     }
 
     /** Runs on Helidon's connection thread (virtual); parks it until the handler thread is done. */

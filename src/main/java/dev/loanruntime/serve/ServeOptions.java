@@ -379,15 +379,7 @@ public final class ServeOptions {
         if (cryptoThreads == null) {
             cryptoThreads = cores;
         }
-        for (Field field : OPTIONS) {
-            Range range = field.getAnnotation(Range.class);
-            String name = field.getAnnotation(Option.class).names()[0];
-            if (range != null && valueOf(field) instanceof Number n) {
-                UsageError.check(name, n.longValue(), range.min(), range.max());
-            } else if (range != null && valueOf(field) instanceof Duration d) {
-                UsageError.check(name, d, Duration.ofMillis(range.min()), Duration.ofMillis(range.max()));
-            }
-        }
+        UsageError.checkRanges(this);
         if (host == null || host.isBlank()) {
             throw UsageError.invalid("--host", "a host name or address", host);
         }

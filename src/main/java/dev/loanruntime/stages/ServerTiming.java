@@ -1,19 +1,17 @@
 package dev.loanruntime.stages;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
-
 import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
+
+import dev.loanruntime.label.Labelled;
 
 /**
  * When a response carries the W3C {@code Server-Timing} header with the request's stages: only when the request
  * asks with {@code Loan-Timing: on} (the default: timings reveal internals), on every response (for a browser's
  * developer tools, which cannot add a header to a navigation), or never.
  */
-public enum ServerTiming {
+public enum ServerTiming implements Labelled {
     ON_REQUEST,
     ALWAYS,
     OFF;
@@ -23,21 +21,9 @@ public enum ServerTiming {
     /** The response header that carries them. */
     public static final HeaderName HEADER = HeaderNames.create("Server-Timing");
 
-    /** The name used on the command line: {@code on-request}, {@code always}, {@code off}. */
-    public String label() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
-    }
-
-    /** Parses a {@link #label()}; the error names the bad value and the allowed ones. */
+    /** Parses a {@link #label()}: {@code on-request}, {@code always}, {@code off}; the error names the bad value. */
     public static ServerTiming parse(String value) {
-        for (ServerTiming timing : values()) {
-            if (timing.label().equals(value)) {
-                return timing;
-            }
-        }
-        throw new IllegalArgumentException("expected one of "
-                + Arrays.stream(values()).map(ServerTiming::label).collect(Collectors.joining(", "))
-                + " but was '" + value + "'");
+        return Labelled.parse(ServerTiming.class, value);
     }
 
     boolean shows(Headers request) {

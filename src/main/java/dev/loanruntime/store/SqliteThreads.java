@@ -7,9 +7,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A few platform threads, each with its own SQLite connection, that run the store's statements. Callers (virtual
@@ -40,18 +40,14 @@ final class SqliteThreads implements AutoCloseable {
         this.store = store;
         this.opener = opener;
         this.wait = busyTimeout.plusSeconds(1);
-        AtomicInteger ids = new AtomicInteger();
-        this.executor = Executors.newFixedThreadPool(THREADS, task -> {
-            Thread thread = new Thread(() -> {
-                try {
-                    task.run();
-                } finally {
-                    closeOwnConnection();
-                }
-            }, "sqlite-" + ids.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        ThreadFactory threads = Thread.ofPlatform().daemon().name("sqlite-", 1).factory();
+        this.executor = Executors.newFixedThreadPool(THREADS, task -> threads.newThread(() -> {
+            try {
+                task.run();
+            } finally {
+                closeOwnConnection();
+            }
+        }));
     }
 
     /** Runs {@code work} on a store thread and waits for it; may block up to the busy timeout plus one second. */
