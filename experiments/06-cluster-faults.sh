@@ -147,14 +147,14 @@ count_lines() { grep -c "$2" "$1" || true; }   # LOG REGEX: how many lines of LO
 # duration, and one per step, from the SIGHUP (then from the previous step) to a worker's "replaced" line.
 roll() {
   local label=$1 done_before finished=false steps n t0 t deadline=$((SECONDS + 300))
-  done_before=$(count_lines "$CLUSTER_LOG" '^rolling restart done')
+  done_before=$(restarts_done "$CLUSTER_LOG")
   steps=$(count_lines "$CLUSTER_LOG" '^worker [0-9]* replaced:')
   t0=$(now_ms)
   t=$t0
   kill -HUP "$PRIMARY"
   while :; do
     # "done" first: the primary writes it after the last step's line, so the count below sees that step too
-    [ "$(count_lines "$CLUSTER_LOG" '^rolling restart done')" -le "$done_before" ] || finished=true
+    [ "$(restarts_done "$CLUSTER_LOG")" -le "$done_before" ] || finished=true
     n=$(count_lines "$CLUSTER_LOG" '^worker [0-9]* replaced:')
     while [ "$n" -gt "$steps" ]; do   # a step takes seconds: one a poll
       figure "roll.step-ms.$label" $(($(now_ms) - t)) ms "one step of a rolling restart (a new worker up, the old one gone), $label"

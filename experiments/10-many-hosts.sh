@@ -406,7 +406,6 @@ wait_until 30 all_up "$STATS" || { echo "the hosts did not come back UP" >&2; ex
 echo
 
 # --- 4: rolling restart of every host --------------------------------------------------------------------------
-restarts_done() { grep -c '^rolling restart done' "$1" || true; }
 restarted() { [ "$(restarts_done "$1")" -gt 0 ]; }
 if [ -n "$ROLL_HOSTS" ]; then
   echo "## 4: a rolling restart (SIGHUP) of $ROLL_NAMES, one host after another, under load"

@@ -48,6 +48,7 @@
 #   stop_cluster                   SIGTERM to the primary (SIGKILL after 30 s)
 #   worker_pids                    the primary's live workers (not the spares standing by)
 #   announced_workers LOG          every worker and spare pid a primary's log announced
+#   restarts_done LOG              how many rolling restarts a primary's log reports finished
 #   kill_logged_pids LOG           SIGKILL to every process of ours that LOG names as pid=N and still runs
 #   start_redis DIR                redis-server on a free port; sets REDIS_PID, REDIS_PORT, REDIS_URL
 #   redis_answers HOST PORT        status 0 when a Redis there answers PING

@@ -98,6 +98,11 @@ announced_workers() {
   sed -n 's/^\(worker [0-9]*\|spare\) started pid=\([0-9]*\)$/\2/p' "$1"
 }
 
+# restarts_done LOG: how many rolling restarts the primary's LOG reports finished ("rolling restart done" lines).
+restarts_done() {
+  grep -c '^rolling restart done' "$1" || true
+}
+
 # worker_pids: the live worker pids of PRIMARY, one a line, sorted: its children, less the spares that stand by (they
 # listen only once promoted).
 worker_pids() {
