@@ -64,6 +64,9 @@
 #   first_answer_ms URL CMD...     start CMD, poll URL every 5 ms: ms to its first 200; CMD stopped after
 #   replacement_ms URL PID [PID]...   SIGKILL PID: ms until a pid not seen before answers URL
 # load.sh     curl clients, a new connection per request
+#   curl_requests N URL [CURL_OPTION...]   N requests from one curl; each answer's body on a line
+#   curl_clients PREFIX CLIENTS N URL [CURL_OPTION...]   N requests from CLIENTS curl_requests at once; waits
+#   ask_each_worker WORKERS URL FILE [CURL_OPTION...]   requests URL until WORKERS pids answered (60 at most)
 #   start_curl_load PREFIX N URL [MAX]   N curl loops on URL; status lines in PREFIX.1..N; sets LOAD_PIDS
 #   stop_curl_load                 stop them
 #   load_counts PREFIX             "ok failed"
