@@ -71,6 +71,13 @@
 #   stop_curl_load                 stop them
 #   load_counts PREFIX             "ok failed"
 #   load_failures PREFIX           the failed requests by status and curl exit code, or "none"
+#   start_timed_load PREFIX N URL [MAX]   N timed_client loops on URL (a curl a request); lines in PREFIX.1..N
+#   timed_client URL STOPFILE MAX [CURL_OPTION...]   "START_S END_S CODE EXIT BODY" a request, until STOPFILE or MAX
+#   stop_timed_load PREFIX...      PREFIX.stop, then wait for every timed client's request in flight
+#   await_timed_load               wait until every timed client has sent its MAX requests
+#   timed_counts PREFIX...         "ok failed"
+#   timed_failures PREFIX          the failed requests by status, curl exit code and "error", or "none"
+#   timed_p99_ms PREFIX, timed_gap_ms PREFIX   the p99 of the requests' times; the longest time without a 200
 # numbers.sh  figures
 #   num VALUE                      status 0 when VALUE is a number
 #   calc 'EXPR of a b c' A [B [C]]   awk arithmetic, rounded for display; "-" when an input is missing

@@ -2,9 +2,11 @@
 # curl clients with a new connection per request ("Connection: close"): what a cluster's kernel spreads over its
 # workers, and what sees every refused or reset connection during a fault. Part of experiments/lib (source init.sh).
 # curl_requests and curl_clients send a fixed number of requests and keep the answers; start_curl_load is a bounded
-# load in the background that keeps only each request's status.
+# load in the background that keeps only each request's status; start_timed_load is a load in the background, a curl
+# process per request, that keeps each request's times and answer and stops after the requests in flight.
 
 LOAD_PIDS=()
+TIMED_PIDS=()
 
 # _curl_urls N URL [OUTPUT]: a curl config (for -K) that requests URL N times, each answer to OUTPUT when given.
 _curl_urls() {
@@ -77,4 +79,71 @@ load_failures() {
   local f
   f=$(cat "$1".[0-9]* | awk '$1 != "200" { n[$1 "/curl-exit-" $2]++ } END { for (k in n) printf "%s:%d ", k, n[k] }')
   echo "${f:-none}"
+}
+
+# timed_client URL STOPFILE MAX [CURL_OPTION...]: requests URL on a new connection each (10 s at most each) until
+# STOPFILE exists or MAX requests were sent; one line per request: "START_S END_S HTTP_CODE CURL_EXIT BODY" (epoch
+# seconds; 000 and a curl exit code: no answer).
+timed_client() {
+  local url=$1 stop=$2 max=$3 i=0 t0 r
+  shift 3
+  while [ ! -e "$stop" ] && [ "$i" -lt "$max" ]; do
+    t0=$EPOCHREALTIME
+    r=$(curl -s --max-time 10 -H 'Connection: close' -w '\n%{http_code} %{exitcode}' "$@" "$url" 2>/dev/null) || true
+    echo "$t0 $EPOCHREALTIME ${r##*$'\n'} ${r%$'\n'*}"
+    i=$((i + 1))
+  done
+}
+
+# start_timed_load PREFIX CLIENTS URL [MAX]: starts CLIENTS timed_clients on URL, each stopping at PREFIX.stop or after
+# MAX (1000000) requests; client C writes to PREFIX.C. Adds them to TIMED_PIDS: several loads may run at once.
+start_timed_load() {
+  local c
+  rm -f "$1.stop"
+  for c in $(seq "$2"); do
+    start_bg "$1.$c" timed_client "$3" "$1.stop" "${4:-1000000}"
+    TIMED_PIDS+=("$BG_PID")
+  done
+}
+
+# stop_timed_load PREFIX...: creates each PREFIX.stop, then waits for every client in TIMED_PIDS to finish its
+# request in flight (so that every request sent has its line), and empties TIMED_PIDS.
+stop_timed_load() {
+  local prefix
+  for prefix in "$@"; do touch "$prefix.stop"; done
+  await_timed_load
+}
+
+# await_timed_load: waits until every client in TIMED_PIDS has stopped (a load with MAX: sent its requests), and
+# empties TIMED_PIDS.
+await_timed_load() {
+  local pid
+  for pid in "${TIMED_PIDS[@]}"; do wait_pid "$pid" || true; done
+  TIMED_PIDS=()
+}
+
+# timed_counts PREFIX...: "OK FAILED", the requests of every PREFIX.N answered 200 and the others.
+timed_counts() {
+  local p
+  for p in "$@"; do cat "$p".[0-9]*; done | awk '$3 == 200 { ok++ } $3 != 200 { bad++ } END { printf "%d %d\n", ok, bad }'
+}
+
+# timed_failures PREFIX: the failed requests of PREFIX.N as "CODE/curl-EXIT[:error] xCOUNT ..." (error: the answer's
+# "error" field), or "none".
+timed_failures() {
+  cat "$1".[0-9]* | awk '$3 != 200 { k = $3 "/curl-" $4
+      if (match($0, /"error":"[^"]*"/)) k = k ":" substr($0, RSTART + 9, RLENGTH - 10)
+      n[k]++ } END { for (k in n) printf "%s x%d ", k, n[k]; print "" }' | sed 's/ $//;s/^$/none/'
+}
+
+# timed_p99_ms PREFIX: the 99th percentile of the requests' times in PREFIX.N, in ms; "-" for none.
+timed_p99_ms() {
+  cat "$1".[0-9]* | awk '{ printf "%.0f\n", ($2 - $1) * 1000 }' | sort -n |
+    awk '{ v[NR] = $1 } END { i = int(NR * 0.99 + 0.999); print NR ? v[i < 1 ? 1 : i] : "-" }'
+}
+
+# timed_gap_ms PREFIX: the longest time in ms between two answers 200 (by their end) in PREFIX.N.
+timed_gap_ms() {
+  cat "$1".[0-9]* | awk '$3 == 200 { print $2 }' | sort -n |
+    awk 'NR > 1 && $1 - p > g { g = $1 - p } { p = $1 } END { printf "%.0f\n", g * 1000 }'
 }
