@@ -48,57 +48,15 @@ setting loans "$LOANS"
 setting rolling-restart-hosts "${ROLL_HOSTS:-none}"
 
 # --- Redis: a master, a replica, three Sentinels --------------------------------------------------------------
-rcli() { # PORT ARG...: redis-cli against a data node
-  local port=$1
-  shift
-  redis-cli -h 127.0.0.1 -p "$port" --no-auth-warning -a "$DATA_PW" "$@" 2>/dev/null
-}
-scli() { # PORT ARG...: redis-cli against a Sentinel
-  local port=$1
-  shift
-  redis-cli -h 127.0.0.1 -p "$port" --no-auth-warning -a "$SENTINEL_PW" "$@" 2>/dev/null
-}
-start_data_node() { # PORT [REDIS_OPTION...]: sets BG_PID
-  local port=$1
-  shift
-  start_bg "$OUT/redis-$port.log" redis-server --port "$port" --bind 127.0.0.1 --dir "$OUT" --daemonize no \
-    --save '' --appendonly no --dbfilename "dump-$port.rdb" --requirepass "$DATA_PW" --masterauth "$DATA_PW" "$@"
-}
-link_up() { rcli "$1" info replication | grep -q 'master_link_status:up'; }
-sentinels_ready() {
-  local s
-  for s in "${SENTINEL_PORTS[@]}"; do
-    scli "$s" info sentinel | grep 'master0:' | grep 'status=ok' | grep 'slaves=1' | grep -q 'sentinels=3' || return 1
-  done
-}
-master_port() { scli "${SENTINEL_PORTS[0]}" sentinel get-master-addr-by-name "$MASTER_NAME" | tail -1; }
 counter() { # DB: the loan counter on the current master
   local v
-  v=$(rcli "$(master_port)" -n "$1" get "$KEY")
+  v=$(redis_cli "$(sentinel_master_port)" -n "$1" get "$KEY")
   echo "${v:-0}"
 }
 
-MASTER_PORT=$(free_port)
-REPLICA_PORT=$(free_port)
-start_data_node "$MASTER_PORT"
-MASTER_PID=$BG_PID
-start_data_node "$REPLICA_PORT" --replicaof 127.0.0.1 "$MASTER_PORT"
-REPLICA_PID=$BG_PID
-SENTINEL_PORTS=()
-for i in 1 2 3; do
-  s=$(free_port)
-  SENTINEL_PORTS+=("$s")
-  printf '%s\n' "port $s" "bind 127.0.0.1" "daemonize no" "dir $OUT" "requirepass $SENTINEL_PW" \
-    "sentinel sentinel-pass $SENTINEL_PW" "sentinel monitor $MASTER_NAME 127.0.0.1 $MASTER_PORT 2" \
-    "sentinel auth-pass $MASTER_NAME $DATA_PW" "sentinel down-after-milliseconds $MASTER_NAME 1000" \
-    "sentinel failover-timeout $MASTER_NAME 2000" >"$OUT/sentinel-$i.conf"
-  start_bg "$OUT/sentinel-$i.log" redis-sentinel "$OUT/sentinel-$i.conf"
-done
-wait_until 60 link_up "$REPLICA_PORT" || { echo "the replica did not sync" >&2; exit 1; }
-wait_until 60 sentinels_ready || { echo "the Sentinels do not see each other" >&2; exit 1; }
-SENTINELS=$(printf '127.0.0.1:%s,' "${SENTINEL_PORTS[@]}")
-STORE="redis-sentinel://${SENTINELS%,}/$MASTER_NAME"
-echo "redis:   master :$MASTER_PORT, replica :$REPLICA_PORT, Sentinels :${SENTINEL_PORTS[*]} (requirepass)"
+start_redis_failover "$OUT" "$MASTER_NAME" "$DATA_PW" "$SENTINEL_PW"
+STORE=$SENTINEL_STORE
+echo "redis:   master :$REDIS_MASTER_PORT, replica :$REDIS_REPLICA_PORT, Sentinels :${SENTINEL_PORTS[*]} (requirepass)"
 echo "store:   $STORE (password in LOAN_STORE_PASSWORD, Sentinels' in LOAN_SENTINEL_PASSWORD)"
 
 # --- the hosts ---------------------------------------------------------------------------------------------
@@ -145,15 +103,6 @@ echo "pid $NOREPLICA_PID noreplica" >>"$OUT/pids"
 # --- two balancers: deploy/haproxy.cfg as it is (the drain check), and a copy checking readiness --------------
 sed 's#uri /observe/health/check/drain #uri /observe/health/ready #' deploy/haproxy.cfg >"$OUT/haproxy-ready.cfg"
 grep -q 'uri /observe/health/ready ' "$OUT/haproxy-ready.cfg" || { echo "could not derive the readiness config" >&2; exit 1; }
-start_balancer() { # NAME CONFIG: sets LB_URL and STATS_URL (of the last one started)
-  local front stats
-  front=$(free_port)
-  stats=$(free_port)
-  start_bg "$OUT/haproxy-$1.log" env LOAN_LB_BIND="127.0.0.1:$front" LOAN_LB_STATS_BIND="127.0.0.1:$stats" \
-    LOAN_SERVICE_PORT="$PORT" haproxy -db -f "$2"
-  LB_URL=http://127.0.0.1:$front
-  STATS_URL=http://127.0.0.1:$stats/haproxy-stats\;csv
-}
 # stats_poller STATS_URL: every 0.1 s one line "EPOCH_S host2=STATUS host3=STATUS host4=STATUS" (spaces in a
 # status, as in "DOWN 1/2", become _), from the stats CSV.
 stats_poller() {
@@ -163,17 +112,16 @@ stats_poller() {
     sleep 0.1
   done
 }
-all_up() { curl -s --max-time 1 "$1" | awk -F, '$1 == "hosts" && $2 ~ /^host/ && $18 == "UP" { n++ } END { exit n != 3 }'; }
-start_balancer drain deploy/haproxy.cfg
+start_haproxy "$OUT/haproxy-drain.log" deploy/haproxy.cfg "$PORT"
 LB=$LB_URL
 STATS=$STATS_URL
 start_bg "$OUT/stats-drain.txt" stats_poller "$STATS"
-start_balancer ready "$OUT/haproxy-ready.cfg"
+start_haproxy "$OUT/haproxy-ready.log" "$OUT/haproxy-ready.cfg" "$PORT"
 LB_READY=$LB_URL
 STATS_READY=$STATS_URL
 start_bg "$OUT/stats-ready.txt" stats_poller "$STATS_READY"
-wait_until 30 all_up "$STATS" || { echo "the balancer did not mark the three hosts UP" >&2; exit 1; }
-wait_until 30 all_up "$STATS_READY" || { echo "the readiness balancer did not mark the hosts UP" >&2; exit 1; }
+wait_until 30 haproxy_up "$STATS" 3 || { echo "the balancer did not mark the three hosts UP" >&2; exit 1; }
+wait_until 30 haproxy_up "$STATS_READY" 3 || { echo "the readiness balancer did not mark the hosts UP" >&2; exit 1; }
 echo "balancer: $LB (drain check, deploy/haproxy.cfg), $LB_READY (readiness check, for phase 6)"
 figure setup-s $((SECONDS - START_S)) s "set-up: Redis, Sentinels, 3 hosts, the spare server and 2 balancers"
 echo "set up in $((SECONDS - START_S)) s"
@@ -348,7 +296,7 @@ sigterm_phase() {
 
 # 3c: SIGTERM to host4's primary, default drain delay (4 s).
 await_host 2
-wait_until 30 all_up "$STATS" || true
+wait_until 30 haproxy_up "$STATS" 3 || true
 sigterm_phase 3c 4 "host4 SIGTERM, drain 4 s"
 start_host 4
 
@@ -357,7 +305,7 @@ sigterm_phase 3d 2 "host2 SIGTERM, --drain-delay 0"
 start_host 2
 await_host 2
 await_host 4
-wait_until 30 all_up "$STATS" || { echo "the hosts did not come back UP" >&2; exit 1; }
+wait_until 30 haproxy_up "$STATS" 3 || { echo "the hosts did not come back UP" >&2; exit 1; }
 echo
 
 # --- 4: rolling restart of every host --------------------------------------------------------------------------
@@ -392,22 +340,23 @@ before1=$(counter 1)
 start_timed_load "$OUT/p5" "$CLIENTS" "$LB/loan"
 start_timed_load "$OUT/p5n" 1 "http://127.0.0.5:$PORT/loan"
 sleep 3
-old=$(master_port)
+old=$(sentinel_master_port)
 t_fault=$(now_s)
-if [ "$old" = "$MASTER_PORT" ]; then
-  stop_pid "$MASTER_PID" KILL
-  survivor=$REPLICA_PID
+if [ "$old" = "$REDIS_MASTER_PORT" ]; then
+  stop_pid "$REDIS_MASTER_PID" KILL
+  survivor=$REDIS_REPLICA_PID
 else
-  stop_pid "$REPLICA_PID" KILL
-  survivor=$MASTER_PID
+  stop_pid "$REDIS_REPLICA_PID" KILL
+  survivor=$REDIS_MASTER_PID
 fi
-new_master() { p=$(master_port) && [ -n "$p" ] && [ "$p" != "$old" ]; }
+new_master() { p=$(sentinel_master_port) && [ -n "$p" ] && [ "$p" != "$old" ]; }
 wait_until 60 new_master || { echo "the Sentinels named no new master" >&2; exit 1; }
 failover_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
-new=$(master_port)
-start_data_node "$old" --replicaof 127.0.0.1 "$new"   # the old master comes back as the new one's replica
-DATA_PIDS="$survivor $BG_PID"
-wait_until 60 link_up "$old" || true
+new=$(sentinel_master_port)
+# the old master comes back as the new one's replica
+start_redis "$OUT" --port "$old" --password "$DATA_PW" --replicaof 127.0.0.1 "$new"
+DATA_PIDS="$survivor $REDIS_PID"
+wait_until 60 replica_in_sync "$old" || true
 back_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
 sleep 3
 stop_timed_load "$OUT/p5n" "$OUT/p5"

@@ -40,7 +40,7 @@
 #   java_major JAVA                the feature version of a java binary (17, 21, 25)
 #   build_once                     mvn package when target/loan-runtime.jar is missing or older than the sources
 #   loan_runtime ARG...            java -jar target/loan-runtime.jar ARG...
-# servers.sh  servers, clusters, peers, Redis
+# servers.sh  servers, clusters, peers, Redis, HAProxy
 #   start_server LOG [--cpu C] [--jvm F]... OPTION...   `serve --port 0`; sets SERVER_PID, SERVER_URL
 #   start_peer bare|node LOG [--cpu C] [--jvm F]... [ENV=V]...   a peer of experiments/peers/, the same way
 #   stop_server PID [SIG]          stop a server: SIG (TERM), SIGKILL after 15 s
@@ -50,8 +50,16 @@
 #   announced_workers LOG          every worker and spare pid a primary's log announced
 #   restarts_done LOG              how many rolling restarts a primary's log reports finished
 #   kill_logged_pids LOG           SIGKILL to every process of ours that LOG names as pid=N and still runs
-#   start_redis DIR                redis-server on a free port; sets REDIS_PID, REDIS_PORT, REDIS_URL
-#   redis_answers HOST PORT        status 0 when a Redis there answers PING
+#   start_redis DIR [--port P] [--password PW] [OPTION...]   redis-server (on a free port); sets REDIS_PID,
+#                                  REDIS_PORT, REDIS_URL
+#   redis_answers HOST PORT [PW]   status 0 when a Redis there answers PING
+#   start_redis_failover DIR NAME PW SENTINEL_PW   a master, its replica, three Sentinels; sets REDIS_MASTER_PID,
+#                                  REDIS_MASTER_PORT, REDIS_REPLICA_PID, REDIS_REPLICA_PORT, SENTINEL_PORTS,
+#                                  SENTINEL_STORE
+#   redis_cli PORT ARG..., sentinel_cli PORT ARG...   redis-cli against one of them, with its password
+#   replica_in_sync PORT, sentinels_ready, sentinel_master_port   their replication and the Sentinels' view
+#   start_haproxy LOG CONFIG SERVICE_PORT   HAProxy with deploy/haproxy.cfg or a copy; sets LB_URL, STATS_URL
+#   haproxy_up STATS_URL COUNT     status 0 when COUNT of its hosts are UP
 # net.sh      ports and HTTP without a process
 #   free_port                      a port of 127.0.0.1 where nothing listens
 #   port_in_use PORT               status 0 when something listens there
