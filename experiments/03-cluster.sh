@@ -32,19 +32,13 @@ start_cluster "$LOG" --workers "$WORKERS" --port "$PORT" --drain-delay 0
 grep "^primary pid=" "$LOG"
 originals=$(worker_pids)
 
-# ask N PATH: N requests to PATH from one curl process, each on a new connection; one answer a line. A request that
-# fails leaves its line empty of a pid, and the counts show it.
-ask() {
-  local urls=()
-  for _ in $(seq "$1"); do urls+=("http://127.0.0.1:$PORT$2"); done
-  curl -sS -H 'Connection: close' -w '\n' "${urls[@]}" || true
-}
-
 # --- loans: each worker's counter lives in its own memory ----------------------------------------------------------
 : >"$OUT/loans.txt"
 for round in $(seq "$ROUNDS"); do
   before=$(wc -l <"$OUT/loans.txt")
-  ask "$LOANS" /loan | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' >>"$OUT/loans.txt"
+  # One answer a line; a request that fails leaves its line empty of a pid, and the counts show it.
+  curl_requests "$LOANS" "http://127.0.0.1:$PORT/loan" -S \
+    | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' >>"$OUT/loans.txt"
   # A worker's counter must be the number of loans that worker itself answered, all rounds so far.
   read -r answered workers mismatched highest < <(awk -v from="$before" '
     { n[$1]++; if (NR > from) { answered++; seen[$1] = 1; if ($2 != n[$1]) bad++ } if ($2 > top) top = $2 }
@@ -76,10 +70,7 @@ wait_until 120 replacement_serves || { echo "no replacement within 120 s" >&2; e
 grep "died pid=$victim" "$LOG"
 # Ask until all three current workers have answered (at most 60 connections).
 : >"$OUT/after-kill.txt"
-for _ in $(seq 60); do
-  { curl -sS "http://127.0.0.1:$PORT/status"; echo; } >>"$OUT/after-kill.txt"
-  [ "$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u | wc -l)" -ge "$WORKERS" ] && break
-done
+ask_each_worker "$WORKERS" "http://127.0.0.1:$PORT/status" "$OUT/after-kill.txt" -S
 grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u
 new_pids=$(grep -o '"pid":[0-9]*' "$OUT/after-kill.txt" | sort -u | cut -d: -f2 | grep -cvx -f <(echo "$originals") || true)
 replaced=false
@@ -89,7 +80,8 @@ if ! grep -q "\"pid\":$victim\b" "$OUT/after-kill.txt" && [ "$new_pids" -ge 1 ];
 # Each connection picks a worker independently: counts are binomial(300, 1/3), mean 100, standard deviation 8.2.
 even=$((CONNECTIONS / WORKERS))
 for round in $(seq "$ROUNDS"); do
-  ask "$CONNECTIONS" /status | json_pid | sort | uniq -c | awk '{ print $2, $1 }' >"$OUT/spread-$round.txt"
+  curl_requests "$CONNECTIONS" "http://127.0.0.1:$PORT/status" -S | json_pid | sort | uniq -c | awk '{ print $2, $1 }' \
+    >"$OUT/spread-$round.txt"
   echo "round $round: $CONNECTIONS connections"
   awk -v even="$even" '{ d = $2 - even; printf "  pid %-8s %4d  %+4d  ", $1, $2, d
     for (i = 0; i < $2 / 4; i++) printf "#"; printf "\n" }' "$OUT/spread-$round.txt"

@@ -43,42 +43,32 @@ echo
 
 # loans RUN: LOANS /loan requests from CLIENTS curl processes, one connection each; "pid counter" per answer.
 loans() {
-  local run=$1 c n pids=()
-  for c in $(seq "$CLIENTS"); do
-    n=$((LOANS / CLIENTS + (c <= LOANS % CLIENTS ? 1 : 0)))
-    for _ in $(seq "$n"); do printf 'url = "http://127.0.0.1:%s/loan"\n' "$PORT"; done >"$OUT/$run-loans.curlrc.$c"
-    start_bg "$OUT/$run-loans.$c" curl -s -K "$OUT/$run-loans.curlrc.$c" -H 'Connection: close' --max-time 10 \
-      -w '\n'
-    pids+=("$BG_PID")
-  done
-  for c in "${pids[@]}"; do wait_pid "$c" || true; done
+  local run=$1
+  curl_clients "$OUT/$run-loans" "$CLIENTS" "$LOANS" "http://127.0.0.1:$PORT/loan" --max-time 10
   cat "$OUT/$run-loans".[0-9]* | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' \
     >"$OUT/$run-loans.txt"
-  rm -f "$OUT/$run-loans".[0-9]* "$OUT/$run-loans.curlrc".*
+  rm -f "$OUT/$run-loans".[0-9]*
 }
 
 # statuses RUN: asks /status until every worker has answered once; "pid loanCounter" per worker.
 statuses() {
   local run=$1
-  : >"$OUT/$run-status.txt"
-  for _ in $(seq 60); do
-    curl -s -H 'Connection: close' -w '\n' "http://127.0.0.1:$PORT/status" \
-      | sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' >>"$OUT/$run-status.txt"
-    [ "$(cut -d' ' -f1 "$OUT/$run-status.txt" | sort -u | wc -l)" -ge "$WORKERS" ] && break
-  done
-  sort -u -k1,1n "$OUT/$run-status.txt" -o "$OUT/$run-status.txt"
+  : >"$OUT/$run-status.answers"
+  ask_each_worker "$WORKERS" "http://127.0.0.1:$PORT/status" "$OUT/$run-status.answers"
+  sed -n 's/.*"pid":\([0-9]*\),"loanCounter":\([0-9]*\).*/\1 \2/p' "$OUT/$run-status.answers" \
+    | sort -u -k1,1n >"$OUT/$run-status.txt"
 }
 
 # sessions RUN: one login, then CHECKS /member/session requests from one curl process, one connection each;
 # "status pid" per answer (status 000: no answer).
 sessions() {
-  local run=$1 token urls=()
+  local run=$1 token
   token=$(curl -s -X POST -H 'Content-Type: application/json' -H 'Connection: close' \
     -d '{"member":"ada","password":"password"}' "http://127.0.0.1:$PORT/member/login" \
     | sed -n 's/.*"token":"\([A-Za-z0-9_-]*\)".*/\1/p')
   [ -n "$token" ] || { echo "login as ada failed in $run" >&2; exit 1; }
-  for _ in $(seq "$CHECKS"); do urls+=("http://127.0.0.1:$PORT/member/session"); done
-  { curl -s -H 'Connection: close' -H "Authorization: Bearer $token" -w ' %{http_code}\n' "${urls[@]}" || true; } \
+  curl_requests "$CHECKS" "http://127.0.0.1:$PORT/member/session" -H "Authorization: Bearer $token" \
+      -w ' %{http_code}\n' \
     | awk '{ pid = "-"; if (match($0, /"pid":[0-9]+/)) pid = substr($0, RSTART + 6, RLENGTH - 6); print $NF, pid }' \
     >"$OUT/$run-sessions.txt"
 }

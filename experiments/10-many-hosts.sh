@@ -48,57 +48,15 @@ setting loans "$LOANS"
 setting rolling-restart-hosts "${ROLL_HOSTS:-none}"
 
 # --- Redis: a master, a replica, three Sentinels --------------------------------------------------------------
-rcli() { # PORT ARG...: redis-cli against a data node
-  local port=$1
-  shift
-  redis-cli -h 127.0.0.1 -p "$port" --no-auth-warning -a "$DATA_PW" "$@" 2>/dev/null
-}
-scli() { # PORT ARG...: redis-cli against a Sentinel
-  local port=$1
-  shift
-  redis-cli -h 127.0.0.1 -p "$port" --no-auth-warning -a "$SENTINEL_PW" "$@" 2>/dev/null
-}
-start_data_node() { # PORT [REDIS_OPTION...]: sets BG_PID
-  local port=$1
-  shift
-  start_bg "$OUT/redis-$port.log" redis-server --port "$port" --bind 127.0.0.1 --dir "$OUT" --daemonize no \
-    --save '' --appendonly no --dbfilename "dump-$port.rdb" --requirepass "$DATA_PW" --masterauth "$DATA_PW" "$@"
-}
-link_up() { rcli "$1" info replication | grep -q 'master_link_status:up'; }
-sentinels_ready() {
-  local s
-  for s in "${SENTINEL_PORTS[@]}"; do
-    scli "$s" info sentinel | grep 'master0:' | grep 'status=ok' | grep 'slaves=1' | grep -q 'sentinels=3' || return 1
-  done
-}
-master_port() { scli "${SENTINEL_PORTS[0]}" sentinel get-master-addr-by-name "$MASTER_NAME" | tail -1; }
 counter() { # DB: the loan counter on the current master
   local v
-  v=$(rcli "$(master_port)" -n "$1" get "$KEY")
+  v=$(redis_cli "$(sentinel_master_port)" -n "$1" get "$KEY")
   echo "${v:-0}"
 }
 
-MASTER_PORT=$(free_port)
-REPLICA_PORT=$(free_port)
-start_data_node "$MASTER_PORT"
-MASTER_PID=$BG_PID
-start_data_node "$REPLICA_PORT" --replicaof 127.0.0.1 "$MASTER_PORT"
-REPLICA_PID=$BG_PID
-SENTINEL_PORTS=()
-for i in 1 2 3; do
-  s=$(free_port)
-  SENTINEL_PORTS+=("$s")
-  printf '%s\n' "port $s" "bind 127.0.0.1" "daemonize no" "dir $OUT" "requirepass $SENTINEL_PW" \
-    "sentinel sentinel-pass $SENTINEL_PW" "sentinel monitor $MASTER_NAME 127.0.0.1 $MASTER_PORT 2" \
-    "sentinel auth-pass $MASTER_NAME $DATA_PW" "sentinel down-after-milliseconds $MASTER_NAME 1000" \
-    "sentinel failover-timeout $MASTER_NAME 2000" >"$OUT/sentinel-$i.conf"
-  start_bg "$OUT/sentinel-$i.log" redis-sentinel "$OUT/sentinel-$i.conf"
-done
-wait_until 60 link_up "$REPLICA_PORT" || { echo "the replica did not sync" >&2; exit 1; }
-wait_until 60 sentinels_ready || { echo "the Sentinels do not see each other" >&2; exit 1; }
-SENTINELS=$(printf '127.0.0.1:%s,' "${SENTINEL_PORTS[@]}")
-STORE="redis-sentinel://${SENTINELS%,}/$MASTER_NAME"
-echo "redis:   master :$MASTER_PORT, replica :$REPLICA_PORT, Sentinels :${SENTINEL_PORTS[*]} (requirepass)"
+start_redis_failover "$OUT" "$MASTER_NAME" "$DATA_PW" "$SENTINEL_PW"
+STORE=$SENTINEL_STORE
+echo "redis:   master :$REDIS_MASTER_PORT, replica :$REDIS_REPLICA_PORT, Sentinels :${SENTINEL_PORTS[*]} (requirepass)"
 echo "store:   $STORE (password in LOAN_STORE_PASSWORD, Sentinels' in LOAN_SENTINEL_PASSWORD)"
 
 # --- the hosts ---------------------------------------------------------------------------------------------
@@ -118,7 +76,7 @@ start_host() { # N [CLUSTER_OPTION...]: starts the host 127.0.0.N without waitin
 }
 await_host() { # N: until the host's cluster is ready; notes its workers' pids in $OUT/pids
   local pid
-  await_line "${LOG_OF[$1]}" '^cluster ready' "${PRIMARY_OF[$1]}"
+  await_line "${LOG_OF[$1]}" "$LINE_CLUSTER_READY" "${PRIMARY_OF[$1]}"
   for pid in $(pgrep -P "${PRIMARY_OF[$1]}"); do echo "$pid host$1" >>"$OUT/pids"; done
 }
 host_jvms() { echo "${PRIMARY_OF[$1]}" "$(pgrep -P "${PRIMARY_OF[$1]}" | tr '\n' ' ')"; } # N: primary and workers
@@ -145,15 +103,6 @@ echo "pid $NOREPLICA_PID noreplica" >>"$OUT/pids"
 # --- two balancers: deploy/haproxy.cfg as it is (the drain check), and a copy checking readiness --------------
 sed 's#uri /observe/health/check/drain #uri /observe/health/ready #' deploy/haproxy.cfg >"$OUT/haproxy-ready.cfg"
 grep -q 'uri /observe/health/ready ' "$OUT/haproxy-ready.cfg" || { echo "could not derive the readiness config" >&2; exit 1; }
-start_balancer() { # NAME CONFIG: sets LB_URL and STATS_URL (of the last one started)
-  local front stats
-  front=$(free_port)
-  stats=$(free_port)
-  start_bg "$OUT/haproxy-$1.log" env LOAN_LB_BIND="127.0.0.1:$front" LOAN_LB_STATS_BIND="127.0.0.1:$stats" \
-    LOAN_SERVICE_PORT="$PORT" haproxy -db -f "$2"
-  LB_URL=http://127.0.0.1:$front
-  STATS_URL=http://127.0.0.1:$stats/haproxy-stats\;csv
-}
 # stats_poller STATS_URL: every 0.1 s one line "EPOCH_S host2=STATUS host3=STATUS host4=STATUS" (spaces in a
 # status, as in "DOWN 1/2", become _), from the stats CSV.
 stats_poller() {
@@ -163,64 +112,24 @@ stats_poller() {
     sleep 0.1
   done
 }
-all_up() { curl -s --max-time 1 "$1" | awk -F, '$1 == "hosts" && $2 ~ /^host/ && $18 == "UP" { n++ } END { exit n != 3 }'; }
-start_balancer drain deploy/haproxy.cfg
+start_haproxy "$OUT/haproxy-drain.log" deploy/haproxy.cfg "$PORT"
 LB=$LB_URL
 STATS=$STATS_URL
 start_bg "$OUT/stats-drain.txt" stats_poller "$STATS"
-start_balancer ready "$OUT/haproxy-ready.cfg"
+start_haproxy "$OUT/haproxy-ready.log" "$OUT/haproxy-ready.cfg" "$PORT"
 LB_READY=$LB_URL
 STATS_READY=$STATS_URL
 start_bg "$OUT/stats-ready.txt" stats_poller "$STATS_READY"
-wait_until 30 all_up "$STATS" || { echo "the balancer did not mark the three hosts UP" >&2; exit 1; }
-wait_until 30 all_up "$STATS_READY" || { echo "the readiness balancer did not mark the hosts UP" >&2; exit 1; }
+wait_until 30 haproxy_up "$STATS" 3 || { echo "the balancer did not mark the three hosts UP" >&2; exit 1; }
+wait_until 30 haproxy_up "$STATS_READY" 3 || { echo "the readiness balancer did not mark the hosts UP" >&2; exit 1; }
 echo "balancer: $LB (drain check, deploy/haproxy.cfg), $LB_READY (readiness check, for phase 6)"
 figure setup-s $((SECONDS - START_S)) s "set-up: Redis, Sentinels, 3 hosts, the spare server and 2 balancers"
 echo "set up in $((SECONDS - START_S)) s"
 echo
 
 # --- the load and what it saw -------------------------------------------------------------------------------
-# client URL STOPFILE [MAX]: requests URL on a new connection each until STOPFILE exists (or MAX requests); one
-# line per request: "START_S END_S HTTP_CODE CURL_EXIT BODY" (000 and a curl exit code: no answer).
-client() {
-  local url=$1 stop=$2 max=${3:-1000000} i=0 t0 r
-  while [ ! -e "$stop" ] && [ "$i" -lt "$max" ]; do
-    t0=$EPOCHREALTIME
-    r=$(curl -s --max-time 10 -H 'Connection: close' -w '\n%{http_code} %{exitcode}' "$url" 2>/dev/null) || true
-    echo "$t0 $EPOCHREALTIME ${r##*$'\n'} ${r%$'\n'*}"
-    i=$((i + 1))
-  done
-}
-LOAD_CLIENTS=()
-start_load() { # PREFIX URL [COUNT] [MAX]: COUNT (CLIENTS) clients on URL
-  local c
-  rm -f "$1.stop"
-  for c in $(seq "${3:-$CLIENTS}"); do
-    start_bg "$1.$c" client "$2" "$1.stop" "${4:-1000000}"
-    LOAD_CLIENTS+=("$BG_PID")
-  done
-}
-stop_load() { # PREFIX: stops every client started since the last stop_load, after its request in flight
-  local pid
-  touch "$1.stop"
-  for pid in "${LOAD_CLIENTS[@]}"; do wait_pid "$pid" || true; done
-  LOAD_CLIENTS=()
-}
-# outcome PREFIX...: "OK FAILED", the requests answered 200 and the others
-outcome() {
-  local p
-  for p in "$@"; do cat "$p".[0-9]*; done | awk '$3 == 200 { ok++ } $3 != 200 { bad++ } END { printf "%d %d\n", ok, bad }'
-}
-# kinds PREFIX: the failures as CODE/curl-EXIT[:error] x COUNT, or "none"
-kinds() {
-  cat "$1".[0-9]* | awk '$3 != 200 { k = $3 "/curl-" $4
-      if (match($0, /"error":"[^"]*"/)) k = k ":" substr($0, RSTART + 9, RLENGTH - 10)
-      n[k]++ } END { for (k in n) printf "%s x%d ", k, n[k]; print "" }' | sed 's/ $//;s/^$/none/'
-}
-p99_ms() { cat "$1".[0-9]* | awk '{ printf "%.0f\n", ($2 - $1) * 1000 }' | sort -n |
-  awk '{ v[NR] = $1 } END { i = int(NR * 0.99 + 0.999); print NR ? v[i < 1 ? 1 : i] : "-" }'; }
-gap_ms() { cat "$1".[0-9]* | awk '$3 == 200 { print $2 }' | sort -n |
-  awk 'NR > 1 && $1 - p > g { g = $1 - p } { p = $1 } END { printf "%.0f\n", g * 1000 }'; }
+# The clients: start_timed_load, stop_timed_load, timed_counts, timed_failures, timed_p99_ms, timed_gap_ms
+# (experiments/lib/load.sh); one line per request, "START_S END_S HTTP_CODE CURL_EXIT BODY".
 spread() { # PREFIX: the answers that named a pid, per host
   cat "$1".[0-9]* | awk 'FNR == NR { host[$1] = $2; next }
       $3 == 200 && match($0, /"pid":[0-9]+/) { p = substr($0, RSTART + 6, RLENGTH - 6); n[(p in host) ? host[p] : "?"]++ }
@@ -231,10 +140,10 @@ spread() { # PREFIX: the answers that named a pid, per host
 PHASE_ROWS=()
 summary() {
   local ok failed p99 gap failures
-  read -r ok failed < <(outcome "$3")
-  p99=$(p99_ms "$3")
-  gap=$(gap_ms "$3")
-  failures=$(kinds "$3")
+  read -r ok failed < <(timed_counts "$3")
+  p99=$(timed_p99_ms "$3")
+  gap=$(timed_gap_ms "$3")
+  failures=$(timed_failures "$3")
   figure "ok.$1" "$ok" "" "phase ${1%%-*}, $2: requests answered 200"
   figure "failed.$1" "$failed" "" "phase ${1%%-*}, $2: requests not answered 200"
   figure "p99.$1" "$p99" ms "phase ${1%%-*}, $2: the clients' p99"
@@ -265,7 +174,7 @@ LEDGER_ROWS=()
 ledger() {
   local key=$1 label="phase $1" ok failed c
   shift
-  read -r ok failed < <(outcome "$@")
+  read -r ok failed < <(timed_counts "$@")
   ACKED=$((ACKED + ok))
   LOAN_FAILED=$((LOAN_FAILED + failed))
   c=$(counter 0)
@@ -307,9 +216,8 @@ now_s() { echo "$EPOCHREALTIME"; }
 # --- 1: 900 loans through the balancer ------------------------------------------------------------------------
 echo "## 1: $LOANS loans through the balancer"
 before=$(counter 0)
-start_load "$OUT/p1" "$LB/loan" 6 $((LOANS / 6))
-for pid in "${LOAD_CLIENTS[@]}"; do wait_pid "$pid" || true; done
-LOAD_CLIENTS=()
+start_timed_load "$OUT/p1" 6 "$LB/loan" $((LOANS / 6))
+await_timed_load
 summary 1 "$LOANS loans" "$OUT/p1"
 distinct=$(cat "$OUT"/p1.[0-9]* | awk '$3 == 200' | grep -o '"loanCounter":[0-9]*' | sort -u | wc -l)
 after=$(counter 0)
@@ -326,14 +234,9 @@ echo "## 2: a login through the balancer, then 30 session checks"
 # A login that fails (or times out) leaves no token: the session checks then fail, and phase 2's verdict says so.
 token=$(curl -s --max-time 30 -X POST "$LB/member/login" -H 'Content-Type: application/json' \
   -d '{"member":"ada","password":"password"}' | sed -n 's/.*"token":"\([^"]*\)".*/\1/p') || true
-: >"$OUT/p2.1"
-for _ in $(seq 30); do
-  t0=$EPOCHREALTIME
-  r=$(curl -s --max-time 10 -H "Authorization: Bearer $token" -w '\n%{http_code} %{exitcode}' "$LB/member/session") || true
-  echo "$t0 $EPOCHREALTIME ${r##*$'\n'} ${r%$'\n'*}" >>"$OUT/p2.1"
-done
+timed_client "$LB/member/session" "" 30 -H "Authorization: Bearer $token" >"$OUT/p2.1"
 summary 2 "30 session checks" "$OUT/p2"
-read -r p2_ok _ < <(outcome "$OUT/p2")
+read -r p2_ok _ < <(timed_counts "$OUT/p2")
 spread_figures 2 "$OUT/p2"
 echo "login: $([ -n "$token" ] && echo "a token" || echo "no token"); valid answers by host: $SPREAD"
 echo
@@ -341,7 +244,7 @@ echo
 # --- 3: a host killed, hung, stopped ----------------------------------------------------------------------------
 echo "## 3: faults of one host under a steady load of GET /loan"
 # 3a: SIGKILL of host2's primary. Its workers read the primary's pipe and stop when it closes.
-start_load "$OUT/p3a" "$LB/loan"
+start_timed_load "$OUT/p3a" "$CLIENTS" "$LB/loan"
 sleep 2
 workers=$(pgrep -P "${PRIMARY_OF[2]}" | tr '\n' ' ')
 t_fault=$(now_s)
@@ -352,7 +255,7 @@ orphans_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
 # shellcheck disable=SC2086 # one pid a word
 orphans_left=$(running_pids $workers | wc -l)
 sleep 5
-stop_load "$OUT/p3a"
+stop_timed_load "$OUT/p3a"
 summary 3a "host2 primary SIGKILLed" "$OUT/p3a"
 figure workers-left.3a "$orphans_left" "" "phase 3a: the killed primary's workers still running"
 figure workers-gone-ms.3a "$orphans_ms" ms "phase 3a: the killed primary's workers all gone, after the SIGKILL"
@@ -362,12 +265,12 @@ ledger 3a "$OUT/p3a"
 start_host 2 --drain-delay 0   # for 3d
 
 # 3b: host3's JVMs stopped for 6 s, then continued.
-start_load "$OUT/p3b" "$LB/loan"
+start_timed_load "$OUT/p3b" "$CLIENTS" "$LB/loan"
 sleep 2
 # shellcheck disable=SC2046 # one pid a word
 freeze_for 6 $(host_jvms 3)
 sleep 5
-stop_load "$OUT/p3b"
+stop_timed_load "$OUT/p3b"
 summary 3b "host3 SIGSTOP 6 s, SIGCONT" "$OUT/p3b"
 down_up 3b drain host3 "$t_fault" "$t_back"
 echo "balancer: $DOWN_UP"
@@ -377,13 +280,13 @@ ledger 3b "$OUT/p3b"
 # to exit, the balancer's view and the ledger.
 sigterm_phase() {
   local id=$1 n=$2 label=$3 t_fault stop_ms
-  start_load "$OUT/p$id" "$LB/loan"
+  start_timed_load "$OUT/p$id" "$CLIENTS" "$LB/loan"
   sleep 2
   t_fault=$(now_s)
   stop_pid "${PRIMARY_OF[$n]}" TERM 40
   stop_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
   sleep 2
-  stop_load "$OUT/p$id"
+  stop_timed_load "$OUT/p$id"
   summary "$id" "$label" "$OUT/p$id"
   figure "exit-ms.$id" "$stop_ms" ms "phase $id: host$n exited, after SIGTERM"
   down_up "$id" drain "host$n" "$t_fault"
@@ -393,7 +296,7 @@ sigterm_phase() {
 
 # 3c: SIGTERM to host4's primary, default drain delay (4 s).
 await_host 2
-wait_until 30 all_up "$STATS" || true
+wait_until 30 haproxy_up "$STATS" 3 || true
 sigterm_phase 3c 4 "host4 SIGTERM, drain 4 s"
 start_host 4
 
@@ -402,15 +305,14 @@ sigterm_phase 3d 2 "host2 SIGTERM, --drain-delay 0"
 start_host 2
 await_host 2
 await_host 4
-wait_until 30 all_up "$STATS" || { echo "the hosts did not come back UP" >&2; exit 1; }
+wait_until 30 haproxy_up "$STATS" 3 || { echo "the hosts did not come back UP" >&2; exit 1; }
 echo
 
 # --- 4: rolling restart of every host --------------------------------------------------------------------------
-restarts_done() { grep -c '^rolling restart done' "$1" || true; }
 restarted() { [ "$(restarts_done "$1")" -gt 0 ]; }
 if [ -n "$ROLL_HOSTS" ]; then
   echo "## 4: a rolling restart (SIGHUP) of $ROLL_NAMES, one host after another, under load"
-  start_load "$OUT/p4" "$LB/loan"
+  start_timed_load "$OUT/p4" "$CLIENTS" "$LB/loan"
   sleep 2
   roll_ms=()
   for n in $ROLL_HOSTS; do
@@ -422,9 +324,9 @@ if [ -n "$ROLL_HOSTS" ]; then
     roll_ms+=("host$n=${t}ms")
   done
   sleep 2
-  stop_load "$OUT/p4"
+  stop_timed_load "$OUT/p4"
   summary 4 "rolling restart of $ROLL_NAMES" "$OUT/p4"
-  read -r _ p4_failed < <(outcome "$OUT/p4")
+  read -r _ p4_failed < <(timed_counts "$OUT/p4")
   echo "each host's rolling restart took: ${roll_ms[*]}"
   ledger 4 "$OUT/p4"
 else
@@ -435,29 +337,29 @@ echo
 # --- 5: the Redis master killed --------------------------------------------------------------------------------
 echo "## 5: the Redis master SIGKILLed under load; beside it a server with --store-replicas 0 (127.0.0.5, db 1)"
 before1=$(counter 1)
-start_load "$OUT/p5" "$LB/loan"
-start_load "$OUT/p5n" "http://127.0.0.5:$PORT/loan" 1
+start_timed_load "$OUT/p5" "$CLIENTS" "$LB/loan"
+start_timed_load "$OUT/p5n" 1 "http://127.0.0.5:$PORT/loan"
 sleep 3
-old=$(master_port)
+old=$(sentinel_master_port)
 t_fault=$(now_s)
-if [ "$old" = "$MASTER_PORT" ]; then
-  stop_pid "$MASTER_PID" KILL
-  survivor=$REPLICA_PID
+if [ "$old" = "$REDIS_MASTER_PORT" ]; then
+  stop_pid "$REDIS_MASTER_PID" KILL
+  survivor=$REDIS_REPLICA_PID
 else
-  stop_pid "$REPLICA_PID" KILL
-  survivor=$MASTER_PID
+  stop_pid "$REDIS_REPLICA_PID" KILL
+  survivor=$REDIS_MASTER_PID
 fi
-new_master() { p=$(master_port) && [ -n "$p" ] && [ "$p" != "$old" ]; }
+new_master() { p=$(sentinel_master_port) && [ -n "$p" ] && [ "$p" != "$old" ]; }
 wait_until 60 new_master || { echo "the Sentinels named no new master" >&2; exit 1; }
 failover_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
-new=$(master_port)
-start_data_node "$old" --replicaof 127.0.0.1 "$new"   # the old master comes back as the new one's replica
-DATA_PIDS="$survivor $BG_PID"
-wait_until 60 link_up "$old" || true
+new=$(sentinel_master_port)
+# the old master comes back as the new one's replica
+start_redis "$OUT" --port "$old" --password "$DATA_PW" --replicaof 127.0.0.1 "$new"
+DATA_PIDS="$survivor $REDIS_PID"
+wait_until 60 replica_in_sync "$old" || true
 back_ms=$(calc '(a - b) * 1000' "$(now_s)" "$t_fault")
 sleep 3
-touch "$OUT/p5n.stop"
-stop_load "$OUT/p5"
+stop_timed_load "$OUT/p5n" "$OUT/p5"
 summary 5 "Redis master SIGKILL, --store-replicas 1" "$OUT/p5"
 summary 5-no-replica "beside it, --store-replicas 0" "$OUT/p5n"
 figure failover-ms.5 "$failover_ms" ms "phase 5: the Sentinels named a new master, after the SIGKILL"
@@ -465,7 +367,7 @@ figure replica-back-ms.5 "$back_ms" ms "phase 5: the old master back as the new 
 echo "Sentinels named :$new the master ${failover_ms} ms after the SIGKILL; the old master was back as its replica after ${back_ms} ms"
 ledger 5 "$OUT/p5"
 P5_LEDGER=$LEDGER_OK
-read -r n_ok n_failed < <(outcome "$OUT/p5n")
+read -r n_ok n_failed < <(timed_counts "$OUT/p5n")
 c1=$(counter 1)
 n_lost=$((before1 + n_ok - c1))
 figure lost.5-no-replica $(( n_lost > 0 ? n_lost : 0 )) "" "phase 5, --store-replicas 0: acknowledged loans lost"
@@ -474,16 +376,15 @@ echo
 
 # --- 6: a Redis outage, drain check against readiness check ---------------------------------------------------
 echo "## 6: both Redis data nodes hung (SIGSTOP) for 8 s: balancer on the drain check vs on readiness"
-start_load "$OUT/p6-drain-books" "$LB/books" 1
-start_load "$OUT/p6-drain-loan" "$LB/loan" 1
-start_load "$OUT/p6-ready-books" "$LB_READY/books" 1
-start_load "$OUT/p6-ready-loan" "$LB_READY/loan" 1
+start_timed_load "$OUT/p6-drain-books" 1 "$LB/books"
+start_timed_load "$OUT/p6-drain-loan" 1 "$LB/loan"
+start_timed_load "$OUT/p6-ready-books" 1 "$LB_READY/books"
+start_timed_load "$OUT/p6-ready-loan" 1 "$LB_READY/loan"
 sleep 2
 # shellcheck disable=SC2086 # one pid a word
 freeze_for 8 $DATA_PIDS
 sleep 5
-for p in drain-books drain-loan ready-books ready-loan; do touch "$OUT/p6-$p.stop"; done
-stop_load "$OUT/p6-drain-books"
+stop_timed_load "$OUT/p6-drain-books" "$OUT/p6-drain-loan" "$OUT/p6-ready-books" "$OUT/p6-ready-loan"
 for p in drain-books drain-loan ready-books ready-loan; do
   summary "6-$p" "Redis hung: /${p#*-}, ${p%-*} check" "$OUT/p6-$p"
 done
@@ -494,8 +395,8 @@ for h in host2 host3 host4; do
   echo "drain-check balancer: $drain_words; readiness-check balancer: $DOWN_UP"
 done
 ledger 6 "$OUT/p6-drain-loan" "$OUT/p6-ready-loan"
-read -r _ db_failed < <(outcome "$OUT/p6-drain-books")
-read -r _ rb_failed < <(outcome "$OUT/p6-ready-books")
+read -r _ db_failed < <(timed_counts "$OUT/p6-drain-books")
+read -r _ rb_failed < <(timed_counts "$OUT/p6-ready-books")
 echo
 
 # --- tables ----------------------------------------------------------------------------------------------------
@@ -523,7 +424,7 @@ table_rows "${LEDGER_ROWS[@]}"
 table_end
 
 # --- verdicts ------------------------------------------------------------------------------------------------
-read -r p1_ok _ < <(outcome "$OUT/p1")
+read -r p1_ok _ < <(timed_counts "$OUT/p1")
 verdict "phase 1: the loans acknowledged, each with a distinct count" "$LOANS acknowledged, $LOANS distinct counts" \
   "$(truth [ "$p1_ok" -eq "$LOANS" ] && [ "$distinct" -eq "$LOANS" ])" "$BASIS"
 verdict "phase 1: the counter rose by exactly the loans sent" "counter rise == $LOANS" \
@@ -534,7 +435,7 @@ verdict "phase 2: every session check valid, whichever host answers" "30 of 30 v
 for p in "3a|a host's primary SIGKILLed" "3b|a host hung" "3c|a host stopped with the default drain" \
     "3d|a host stopped with --drain-delay 0"; do
   IFS='|' read -r id what <<<"$p"
-  read -r _ failed < <(outcome "$OUT/p$id")
+  read -r _ failed < <(timed_counts "$OUT/p$id")
   verdict "phase $id, $what: no request lost" "0 failed requests" "$(truth [ "$failed" -eq 0 ])" "$BASIS"
 done
 verdict "phase 3a: the killed primary's workers exit" "0 left within 2000 ms" \

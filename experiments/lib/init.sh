@@ -48,7 +48,7 @@
 #   slot_pids LOG [N]              the pids that held worker slot N (every slot), in order
 #   promotion_ms LOG               per promoted spare: ms until it listened
 #   restarts_done LOG, restart_steps LOG   rolling restarts done; workers they replaced
-# servers.sh  servers, clusters, peers, Redis
+# servers.sh  servers, clusters, peers, Redis, HAProxy
 #   start_server LOG [--cpu C] [--jvm F]... OPTION...   `serve --port 0`; sets SERVER_PID, SERVER_URL
 #   start_peer bare|node LOG [--cpu C] [--jvm F]... [ENV=V]...   a peer of experiments/peers/, the same way
 #   stop_server PID [SIG]          stop a server: SIG (TERM), SIGKILL after 15 s
@@ -56,8 +56,16 @@
 #   stop_cluster                   SIGTERM to the primary (SIGKILL after 30 s)
 #   worker_pids                    the primary's live workers (not the spares standing by)
 #   kill_logged_pids LOG           SIGKILL to every process of ours that LOG names as pid=N and still runs
-#   start_redis DIR                redis-server on a free port; sets REDIS_PID, REDIS_PORT, REDIS_URL
-#   redis_answers HOST PORT        status 0 when a Redis there answers PING
+#   start_redis DIR [--port P] [--password PW] [OPTION...]   redis-server (on a free port); sets REDIS_PID,
+#                                  REDIS_PORT, REDIS_URL
+#   redis_answers HOST PORT [PW]   status 0 when a Redis there answers PING
+#   start_redis_failover DIR NAME PW SENTINEL_PW   a master, its replica, three Sentinels; sets REDIS_MASTER_PID,
+#                                  REDIS_MASTER_PORT, REDIS_REPLICA_PID, REDIS_REPLICA_PORT, SENTINEL_PORTS,
+#                                  SENTINEL_STORE
+#   redis_cli PORT ARG..., sentinel_cli PORT ARG...   redis-cli against one of them, with its password
+#   replica_in_sync PORT, sentinels_ready, sentinel_master_port   their replication and the Sentinels' view
+#   start_haproxy LOG CONFIG SERVICE_PORT   HAProxy with deploy/haproxy.cfg or a copy; sets LB_URL, STATS_URL
+#   haproxy_up STATS_URL COUNT     status 0 when COUNT of its hosts are UP
 # net.sh      ports and HTTP without a process
 #   free_port                      a port of 127.0.0.1 where nothing listens
 #   port_in_use PORT               status 0 when something listens there
@@ -70,10 +78,20 @@
 #   first_answer_ms URL CMD...     start CMD, poll URL every 5 ms: ms to its first 200; CMD stopped after
 #   replacement_ms URL PID [PID]...   SIGKILL PID: ms until a pid not seen before answers URL
 # load.sh     curl clients, a new connection per request
+#   curl_requests N URL [CURL_OPTION...]   N requests from one curl; each answer's body on a line
+#   curl_clients PREFIX CLIENTS N URL [CURL_OPTION...]   N requests from CLIENTS curl_requests at once; waits
+#   ask_each_worker WORKERS URL FILE [CURL_OPTION...]   requests URL until WORKERS pids answered (60 at most)
 #   start_curl_load PREFIX N URL [MAX]   N curl loops on URL; status lines in PREFIX.1..N; sets LOAD_PIDS
 #   stop_curl_load                 stop them
 #   load_counts PREFIX             "ok failed"
 #   load_failures PREFIX           the failed requests by status and curl exit code, or "none"
+#   start_timed_load PREFIX N URL [MAX]   N timed_client loops on URL (a curl a request); lines in PREFIX.1..N
+#   timed_client URL STOPFILE MAX [CURL_OPTION...]   "START_S END_S CODE EXIT BODY" a request, until STOPFILE or MAX
+#   stop_timed_load PREFIX...      PREFIX.stop, then wait for every timed client's request in flight
+#   await_timed_load               wait until every timed client has sent its MAX requests
+#   timed_counts PREFIX...         "ok failed"
+#   timed_failures PREFIX          the failed requests by status, curl exit code and "error", or "none"
+#   timed_p99_ms PREFIX, timed_gap_ms PREFIX   the p99 of the requests' times; the longest time without a 200
 # numbers.sh  figures
 #   num VALUE                      status 0 when VALUE is a number
 #   calc 'EXPR of a b c' A [B [C]]   awk arithmetic, rounded for display; "-" when an input is missing

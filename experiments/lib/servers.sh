@@ -1,12 +1,17 @@
 # shellcheck shell=bash
-# Servers, clusters, the peers of experiments/peers/ and Redis, each started with start_bg (so stopped by PID at
-# exit) and awaited until it says it serves. Part of experiments/lib (source init.sh).
+# Servers, clusters, the peers of experiments/peers/, Redis (alone, or a master, its replica and Sentinels) and
+# HAProxy, each started with start_bg (so stopped by PID at exit) and, but for HAProxy, awaited until it serves. Part
+# of experiments/lib (source init.sh).
 #
 # A server's start-up line names its address, "... serving pid=N address=http://127.0.0.1:PORT ..." (the project's
 # `serve` and both peers print it): the servers here bind port 0, and the line says which port they got.
 
 # shellcheck disable=SC2034 # set by the functions below, read by the scripts
 SERVER_PID="" SERVER_URL="" PRIMARY="" CLUSTER_LOG="" REDIS_PID="" REDIS_PORT="" REDIS_URL=""
+# shellcheck disable=SC2034 # likewise, for start_redis_failover and start_haproxy
+REDIS_MASTER_PID="" REDIS_MASTER_PORT="" REDIS_REPLICA_PID="" REDIS_REPLICA_PORT="" SENTINEL_PORTS=() SENTINEL_STORE=""
+LB_URL="" STATS_URL=""
+_REDIS_NAME="" _REDIS_PASSWORD="" _SENTINEL_PASSWORD=""
 
 # _server_options "$@": splits the leading --cpu CPUS and --jvm FLAG (repeatable) off the arguments: sets _PREFIX
 # (taskset -c CPUS, or nothing), _JVM (the flags) and _SHIFT (how many arguments they were).
@@ -112,24 +117,130 @@ kill_logged_pids() {
   done < <(grep -o 'pid=[0-9]*' "$1" | cut -d= -f2 | sort -un)
 }
 
-# redis_answers HOST PORT: status 0 when a Redis server at HOST:PORT answers PING with PONG (within 2 s).
+# redis_answers HOST PORT [PASSWORD]: status 0 when a Redis server at HOST:PORT answers PING with PONG (within 2 s),
+# after AUTH PASSWORD when one is given.
 redis_answers() {
-  (exec 3<>"/dev/tcp/$1/$2" && printf 'PING\r\n' >&3 && read -r -t 2 reply <&3 && [ "${reply%$'\r'}" = "+PONG" ]) \
-    2>/dev/null
+  (
+    exec 3<>"/dev/tcp/$1/$2" || exit 1
+    if [ -n "${3:-}" ]; then
+      # shellcheck disable=SC2016 # the $ are RESP's: AUTH as an array of bulk strings, whatever PASSWORD holds
+      printf '*2\r\n$4\r\nAUTH\r\n$%d\r\n%s\r\n' "${#3}" "$3" >&3
+      read -r -t 2 reply <&3 && [ "${reply%$'\r'}" = "+OK" ] || exit 1
+    fi
+    printf 'PING\r\n' >&3 && read -r -t 2 reply <&3 && [ "${reply%$'\r'}" = "+PONG" ]
+  ) 2>/dev/null
 }
 
-# start_redis DIR: starts redis-server on a free port of 127.0.0.1, without persistence, its files and redis.log in
-# DIR; waits (20 s) until it answers PING and sets REDIS_PID, REDIS_PORT and REDIS_URL (redis://127.0.0.1:PORT).
+# start_redis DIR [--port PORT] [--password PASSWORD] [REDIS_OPTION...]: starts redis-server on 127.0.0.1 at PORT (a
+# free port when not given), without persistence, its files in DIR (dump-PORT.rdb, which a replica writes when it
+# syncs) and its output in DIR/redis-PORT.log. With PASSWORD, clients and replicas need it (requirepass, and
+# masterauth for its own replication). The REDIS_OPTIONs come last (e.g. --replicaof 127.0.0.1 PORT). Waits (20 s)
+# until it answers PING and sets REDIS_PID, REDIS_PORT and REDIS_URL (redis://127.0.0.1:PORT).
 start_redis() {
-  local dir=$1
-  REDIS_PORT=$(free_port)
-  start_bg "$dir/redis.log" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' --appendonly no \
-    --dir "$dir" --daemonize no
+  local dir=$1 password="" auth=()
+  shift
+  REDIS_PORT=""
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --port) REDIS_PORT=$2 ;;
+      --password) password=$2; auth=(--requirepass "$2" --masterauth "$2") ;;
+      *) break ;;
+    esac
+    shift 2
+  done
+  REDIS_PORT=${REDIS_PORT:-$(free_port)}
+  start_bg "$dir/redis-$REDIS_PORT.log" redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --save '' \
+    --appendonly no --dir "$dir" --dbfilename "dump-$REDIS_PORT.rdb" --daemonize no "${auth[@]}" "$@"
   REDIS_PID=$BG_PID
   REDIS_URL=redis://127.0.0.1:$REDIS_PORT
-  if ! wait_until 20 redis_answers 127.0.0.1 "$REDIS_PORT"; then
+  if ! wait_until 20 redis_answers 127.0.0.1 "$REDIS_PORT" "$password"; then
     echo "redis-server on port $REDIS_PORT did not answer PING within 20 s:" >&2
-    tail -5 "$dir/redis.log" >&2
+    tail -5 "$dir/redis-$REDIS_PORT.log" >&2
     exit 1
   fi
+}
+
+# start_redis_failover DIR NAME PASSWORD SENTINEL_PASSWORD: a Redis master and its replica (start_redis --password
+# PASSWORD) and three Sentinels that watch them as NAME (quorum 2, the master down after 1 s, a failover timeout of
+# 2 s; SENTINEL_PASSWORD for clients of the Sentinels and between them), all on free ports of 127.0.0.1, their files
+# and output in DIR. Waits (60 s each) until the replica is in sync and every Sentinel sees the master, its replica
+# and the two other Sentinels, else exits 1. Sets REDIS_MASTER_PID, REDIS_MASTER_PORT, REDIS_REPLICA_PID,
+# REDIS_REPLICA_PORT, SENTINEL_PORTS (an array) and SENTINEL_STORE (the project's --store for them:
+# redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/NAME).
+start_redis_failover() {
+  local dir=$1 i s sentinels
+  _REDIS_NAME=$2 _REDIS_PASSWORD=$3 _SENTINEL_PASSWORD=$4
+  start_redis "$dir" --password "$_REDIS_PASSWORD"
+  REDIS_MASTER_PID=$REDIS_PID REDIS_MASTER_PORT=$REDIS_PORT
+  start_redis "$dir" --password "$_REDIS_PASSWORD" --replicaof 127.0.0.1 "$REDIS_MASTER_PORT"
+  REDIS_REPLICA_PID=$REDIS_PID REDIS_REPLICA_PORT=$REDIS_PORT
+  SENTINEL_PORTS=()
+  for i in 1 2 3; do
+    s=$(free_port)
+    SENTINEL_PORTS+=("$s")
+    printf '%s\n' "port $s" "bind 127.0.0.1" "daemonize no" "dir $dir" "requirepass $_SENTINEL_PASSWORD" \
+      "sentinel sentinel-pass $_SENTINEL_PASSWORD" "sentinel monitor $_REDIS_NAME 127.0.0.1 $REDIS_MASTER_PORT 2" \
+      "sentinel auth-pass $_REDIS_NAME $_REDIS_PASSWORD" "sentinel down-after-milliseconds $_REDIS_NAME 1000" \
+      "sentinel failover-timeout $_REDIS_NAME 2000" >"$dir/sentinel-$i.conf"
+    start_bg "$dir/sentinel-$i.log" redis-sentinel "$dir/sentinel-$i.conf"
+  done
+  wait_until 60 replica_in_sync "$REDIS_REPLICA_PORT" || { echo "the replica did not sync" >&2; exit 1; }
+  wait_until 60 sentinels_ready || { echo "the Sentinels do not see each other" >&2; exit 1; }
+  sentinels=$(printf '127.0.0.1:%s,' "${SENTINEL_PORTS[@]}")
+  SENTINEL_STORE="redis-sentinel://${sentinels%,}/$_REDIS_NAME"
+}
+
+# redis_cli PORT ARG...: redis-cli ARG... against the data node at 127.0.0.1:PORT of start_redis_failover.
+redis_cli() {
+  local port=$1
+  shift
+  redis-cli -h 127.0.0.1 -p "$port" --no-auth-warning -a "$_REDIS_PASSWORD" "$@" 2>/dev/null
+}
+
+# sentinel_cli PORT ARG...: redis-cli ARG... against the Sentinel at 127.0.0.1:PORT of start_redis_failover.
+sentinel_cli() {
+  local port=$1
+  shift
+  redis-cli -h 127.0.0.1 -p "$port" --no-auth-warning -a "$_SENTINEL_PASSWORD" "$@" 2>/dev/null
+}
+
+# replica_in_sync PORT: status 0 when the data node at PORT is a replica whose link to its master is up.
+replica_in_sync() {
+  redis_cli "$1" info replication | grep -q 'master_link_status:up'
+}
+
+# sentinels_ready: status 0 when every Sentinel of start_redis_failover sees the master up, one replica and three
+# Sentinels.
+sentinels_ready() {
+  local s
+  for s in "${SENTINEL_PORTS[@]}"; do
+    sentinel_cli "$s" info sentinel | grep 'master0:' | grep 'status=ok' | grep 'slaves=1' | grep -q 'sentinels=3' \
+      || return 1
+  done
+}
+
+# sentinel_master_port: the port of the master that the first Sentinel names now.
+sentinel_master_port() {
+  sentinel_cli "${SENTINEL_PORTS[0]}" sentinel get-master-addr-by-name "$_REDIS_NAME" | tail -1
+}
+
+# start_haproxy LOG CONFIG SERVICE_PORT: starts HAProxy in the foreground (-db) with CONFIG, deploy/haproxy.cfg or one
+# made from it, output to LOG: its front end and its stats page on free ports of 127.0.0.1 (LOAN_LB_BIND,
+# LOAN_LB_STATS_BIND), its hosts on SERVICE_PORT (LOAN_SERVICE_PORT). Sets LB_URL and STATS_URL (the stats page as
+# CSV). It does not wait for the hosts: wait_until haproxy_up does.
+start_haproxy() {
+  local front stats
+  front=$(free_port)
+  stats=$(free_port)
+  start_bg "$1" env LOAN_LB_BIND="127.0.0.1:$front" LOAN_LB_STATS_BIND="127.0.0.1:$stats" LOAN_SERVICE_PORT="$3" \
+    haproxy -db -f "$2"
+  LB_URL=http://127.0.0.1:$front
+  STATS_URL=http://127.0.0.1:$stats/haproxy-stats\;csv
+}
+
+# haproxy_up STATS_URL COUNT: status 0 when the stats page at STATS_URL shows COUNT servers (host...) of the backend
+# "hosts" UP.
+haproxy_up() {
+  curl -s --max-time 1 "$1" \
+    | awk -F, -v count="$2" '$1 == "hosts" && $2 ~ /^host/ && $18 == "UP" { n++ } END { exit n != count }'
 }
