@@ -97,7 +97,7 @@ start_bg "$OUT/noreplica.log" env JAVA_TOOL_OPTIONS="$HEAP" LOAN_STORE_PASSWORD=
   --store "$STORE/1" --store-replicas 0
 NOREPLICA_PID=$BG_PID
 for n in 2 3 4; do await_host "$n"; done
-await_line "$OUT/noreplica.log" 'address=http://' "$NOREPLICA_PID"
+await_line "$OUT/noreplica.log" "$LINE_SERVING" "$NOREPLICA_PID"
 echo "pid $NOREPLICA_PID noreplica" >>"$OUT/pids"
 
 # --- two balancers: deploy/haproxy.cfg as it is (the drain check), and a copy checking readiness --------------
