@@ -113,12 +113,12 @@ public final class RedisProcess implements AutoCloseable {
 
     /** Sends one command after logging in; its reply. */
     public Object call(String... command) throws IOException {
-        return Resp.one(port, password, command);
+        return Resp.one("127.0.0.1", port, password, command);
     }
 
     /** A field of {@code INFO section}. */
     public String info(String section, String field) throws IOException {
-        return Resp.info(port, password, section, field);
+        return Resp.info("127.0.0.1", port, password, section, field);
     }
 
     /** SIGKILL, as a crash; waits until the process is gone. */

@@ -1,13 +1,7 @@
 package dev.loanruntime.testing;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -116,57 +110,12 @@ public final class RedisServer implements AutoCloseable {
         Path log = dir.resolve("redis-" + port + ".log");
         process = RedisProcess.startAnswering(command, port, log, () -> {
             try {
-                return answers("127.0.0.1", port) ? Optional.of(processId("127.0.0.1", port)) : Optional.empty();
+                String pid = Resp.answers("127.0.0.1", port)
+                        ? Resp.info("127.0.0.1", port, null, "server", "process_id") : null;
+                return pid == null ? Optional.empty() : Optional.of(Long.parseLong(pid.trim()));
             } catch (IOException e) {
                 return Optional.empty();
             }
         });
-    }
-
-    /** Whether a Redis answers PING on this port. */
-    static boolean answers(String host, int port) {
-        try {
-            return "+PONG".equals(command(host, port, "PING").get(0));
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** Sends inline commands and returns the first line of each reply. Blocks up to a second per reply. */
-    static List<String> command(String host, int port, String... commands) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), 1000);
-            socket.setSoTimeout(1000);
-            OutputStream out = socket.getOutputStream();
-            out.write((String.join("\r\n", commands) + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-            List<String> replies = new ArrayList<>();
-            for (int i = 0; i < commands.length; i++) {
-                String line = in.readLine();
-                if (line == null) {
-                    throw new IOException("redis closed the connection");
-                }
-                replies.add(line);
-            }
-            return replies;
-        }
-    }
-
-    /** The process id of the Redis that answers on this port ({@code INFO server}). */
-    static long processId(String host, int port) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), 1000);
-            socket.setSoTimeout(1000);
-            socket.getOutputStream().write("INFO server\r\n".getBytes(StandardCharsets.US_ASCII));
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
-            // a bulk string: "$<length>", then "key:value" lines; process_id comes early in the server section
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.startsWith("process_id:")) {
-                    return Long.parseLong(line.substring("process_id:".length()).trim());
-                }
-            }
-            throw new IOException("no process_id in INFO server on port " + port);
-        }
     }
 }

@@ -29,7 +29,8 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
     public record Database(StoreUri.Redis uri) {
         /** Removes every key of this database. */
         public void flush() throws IOException {
-            List<String> replies = RedisServer.command(uri.host(), uri.port(), "SELECT " + uri.database(), "FLUSHDB");
+            List<Object> replies = Resp.call(uri.host(), uri.port(), null,
+                    List.of(List.of("SELECT", Integer.toString(uri.database())), List.of("FLUSHDB")));
             if (!replies.equals(List.of("+OK", "+OK"))) {
                 throw new IOException("FLUSHDB failed: " + replies);
             }
@@ -86,7 +87,7 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
         String configured = System.getenv("LOAN_TEST_REDIS");
         if (configured != null && !configured.isBlank()) {
             StoreUri.Redis uri = (StoreUri.Redis) StoreUri.parse(configured);
-            if (!RedisServer.answers(uri.host(), uri.port())) {
+            if (!Resp.answers(uri.host(), uri.port())) {
                 throw new IllegalStateException("LOAN_TEST_REDIS=" + configured + " does not answer PING");
             }
             return uri;
