@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.loanruntime.testing.Http;
-import dev.loanruntime.testing.RedisServer;
+import dev.loanruntime.testing.RedisProcess;
 import dev.loanruntime.testing.ServerProcess;
 import dev.loanruntime.testing.TestRedis;
 
@@ -45,7 +45,7 @@ class RedisOutageIT {
 
     @Test
     void storeRoutesAnswer503WhileRedisIsDownAndResumeWhenItReturns() throws Exception {
-        try (RedisServer redis = RedisServer.start(dir, true);
+        try (RedisProcess redis = RedisProcess.persistent(dir);
              ServerProcess server = serve(redis);
              Http http = new Http()) {
             String base = server.baseUri();
@@ -57,7 +57,7 @@ class RedisOutageIT {
             String bearer = "Bearer " + http.post(base + "/member/login", Http.credentials("ada", "password")).text("token");
             assertThat(storeCheck(http, base).path("status").asText(), is("UP"));
 
-            redis.stop();
+            redis.kill();
             Http.Response loan = http.get(base + "/loan");
             assertThat(loan.status(), is(503));
             assertThat(loan.text("error"), is("store_unavailable"));
@@ -98,7 +98,7 @@ class RedisOutageIT {
 
     @Test
     void hungRedisIsReportedWithinTheTimeout() throws Exception {
-        try (RedisServer redis = RedisServer.start(dir, true);
+        try (RedisProcess redis = RedisProcess.persistent(dir);
              ServerProcess server = serve(redis);
              Http http = new Http()) {
             String base = server.baseUri();
@@ -120,7 +120,7 @@ class RedisOutageIT {
 
     @Test
     void noIncrementAnswered200IsLostWhenRedisDiesUnderLoad() throws Exception {
-        try (RedisServer redis = RedisServer.start(dir, true);
+        try (RedisProcess redis = RedisProcess.persistent(dir);
              ServerProcess server = serve(redis);
              Http http = new Http()) {
             String loanUri = server.baseUri() + "/loan";
@@ -147,7 +147,7 @@ class RedisOutageIT {
                     });
                 }
                 await("ok.get() >= 300").atMost(Duration.ofSeconds(30)).until(() -> ok.get() >= 300);
-                redis.stop();
+                redis.kill();
                 await("refused.get() >= 50").atMost(Duration.ofSeconds(30)).until(() -> refused.get() >= 50);
                 long beforeRestart = ok.get();
                 redis.restart();
@@ -166,7 +166,7 @@ class RedisOutageIT {
         }
     }
 
-    private static ServerProcess serve(RedisServer redis) throws java.io.IOException {
+    private static ServerProcess serve(RedisProcess redis) throws java.io.IOException {
         return ServerProcess.serve(List.of("-Xmx256m"), "--store", redis.uri(0).toString(),
                 "--member-cost", StateAcrossProcessesContract.CHEAP_MEMBER_COST);
     }

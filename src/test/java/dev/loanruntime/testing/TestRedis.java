@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -70,17 +69,8 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
     }
 
     private static void assumeRedisServerInstalled(String context) {
-        if (RedisServer.binary().isPresent()) {
-            return;
-        }
-        String why = "no Redis for the tests: " + context + "redis-server is not on the PATH";
-        if ("true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException(why + " (CI=true: Redis tests must run)");
-        }
-        String message = "SKIPPED: " + why + " (install redis-server or set LOAN_TEST_REDIS)";
-        // Surefire shows a class skipped in its set-up as 0 tests run: say it where the build log shows it.
-        System.err.println(message);
-        Assumptions.abort(message);
+        RedisProcess.require("redis-server", "no Redis for the tests: " + context,
+                "install redis-server or set LOAN_TEST_REDIS");
     }
 
     private static StoreUri.Redis server(ExtensionContext context) throws IOException {
@@ -99,11 +89,11 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
     }
 
     /** The redis-server this test run started; JUnit closes it (kills it by PID) when the run ends. */
-    private record OwnedServer(RedisServer server, Path dir) implements ExtensionContext.Store.CloseableResource {
+    private record OwnedServer(RedisProcess server, Path dir) implements ExtensionContext.Store.CloseableResource {
         static OwnedServer start() {
             try {
                 Path dir = Files.createTempDirectory("loan-test-redis");
-                return new OwnedServer(RedisServer.start(dir, false), dir);
+                return new OwnedServer(RedisProcess.server(dir, null), dir);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start redis-server: " + e.getMessage(), e);
             }
