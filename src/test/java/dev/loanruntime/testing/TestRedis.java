@@ -8,21 +8,21 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 import dev.loanruntime.store.StoreUri;
 
 /**
- * Gives a test class a real Redis database of its own ({@link Database}, a parameter of any test method or
- * lifecycle method). The server is {@code LOAN_TEST_REDIS} (e.g. {@code redis://127.0.0.1:6390}) when set, else a
+ * Gives a test class a real Redis database of its own: {@code @RegisterExtension static final TestRedis REDIS = new
+ * TestRedis();}, then {@code REDIS.database()} from any test or lifecycle method. The server is {@code LOAN_TEST_REDIS} (e.g. {@code redis://127.0.0.1:6390}) when set, else a
  * {@code redis-server} this test run starts once and stops at the end. Without either, the class is skipped with a
  * message that says so, except when {@code CI=true}: there a missing Redis fails the run.
  */
-public final class TestRedis implements BeforeAllCallback, ParameterResolver {
+public final class TestRedis implements BeforeAllCallback {
     /** Database 0 is left alone; each test class gets the next of 1..15 and empties it first. */
     private static final AtomicInteger NEXT_DATABASE = new AtomicInteger(1);
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TestRedis.class);
+
+    private Database database;
 
     /** One logical database of the test Redis. */
     public record Database(StoreUri.Redis uri) {
@@ -44,20 +44,14 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
         StoreUri.Redis server = server(context);
-        int database = NEXT_DATABASE.getAndIncrement() % 15 + 1;
-        Database db = new Database(new StoreUri.Redis(server.host(), server.port(), database));
-        db.flush();
-        context.getStore(NAMESPACE).put(Database.class, db);
+        int number = NEXT_DATABASE.getAndIncrement() % 15 + 1;
+        database = new Database(new StoreUri.Redis(server.host(), server.port(), number));
+        database.flush();
     }
 
-    @Override
-    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == Database.class;
-    }
-
-    @Override
-    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getStore(NAMESPACE).get(Database.class, Database.class);
+    /** The test class's database. */
+    public Database database() {
+        return database;
     }
 
     /**
