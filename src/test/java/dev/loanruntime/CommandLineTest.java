@@ -1,8 +1,6 @@
 package dev.loanruntime;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.loanruntime.cli.SettingsDefaults;
+import dev.loanruntime.testing.CliRun;
 import dev.loanruntime.testing.ServeLine;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
@@ -24,16 +23,6 @@ import static org.hamcrest.Matchers.is;
 // signal. Parsing and refusing takes well under a second.
 @Timeout(30)
 class CommandLineTest {
-
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true), args);
-        return new Result(code, out.toString(), err.toString());
-    }
 
     @ParameterizedTest(name = "{0} {1}")
     @CsvSource(delimiter = '|', value = {
@@ -56,7 +45,7 @@ class CommandLineTest {
             "--drain-delay|soon|'soon' is not a long"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
-            Result r = run(args);
+            CliRun r = CliRun.of(args);
             assertThat(r.err(), r.code(), is(2));
             String line = r.err().strip();
             assertThat("one line expected, got:\n" + r.err(), line.lines().count(), is(1L));
@@ -67,7 +56,7 @@ class CommandLineTest {
 
     @Test
     void logPinnedWithoutTheWatchExits2NamingIt() {
-        Result r = run("serve", "--pin-watch", "off", "--log-pinned", "20ms");
+        CliRun r = CliRun.of("serve", "--pin-watch", "off", "--log-pinned", "20ms");
         assertThat(r.err(), r.code(), is(2));
         assertThat(r.err().strip(), is("Invalid value for option '--log-pinned': expected off unless --pin-watch on "
                 + "(its lines are the pins it sees) but was '20ms'"));
@@ -75,7 +64,7 @@ class CommandLineTest {
 
     @Test
     void unknownOptionExits2NamingIt() {
-        Result r = run("serve", "--carrier", "1");
+        CliRun r = CliRun.of("serve", "--carrier", "1");
         assertThat(r.code(), is(2));
         assertThat(r.err(), r.err().contains("--carrier"));
     }
@@ -88,14 +77,14 @@ class CommandLineTest {
             "lod|unknown command 'lod' (did you mean load?)",
             "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, docs, help)"})
     void aMistypedCommandExits2WithOneLineNamingItAndTheCommands(String line, String expected) {
-        Result r = run(line.split(" "));
+        CliRun r = CliRun.of(line.split(" "));
         assertThat(r.err(), r.code(), is(2));
         assertThat(r.err().strip(), is(expected));
     }
 
     @Test
     void optionsFirstStillMeanServe() {
-        Result r = run("--carriers", "1", "--help");
+        CliRun r = CliRun.of("--carriers", "1", "--help");
         assertThat(r.err(), r.code(), is(0));
         assertThat(r.out(), r.out().contains("--drain-delay"));
     }
@@ -103,14 +92,14 @@ class CommandLineTest {
     @Test
     void aFileOfArgumentsFirstStillMeansServe(@TempDir Path dir) throws IOException {
         Path options = Files.writeString(dir.resolve("options"), "--carriers 1 --help");
-        Result r = run("@" + options);
+        CliRun r = CliRun.of("@" + options);
         assertThat(r.err(), r.code(), is(0));
         assertThat(r.out(), r.out().contains("--drain-delay"));
     }
 
     @Test
     void helpListsEveryServeOptionAndExits0() {
-        Result r = run("serve", "--help");
+        CliRun r = CliRun.of("serve", "--help");
         assertThat(r.code(), is(0));
         for (String option : new String[] {"--host", "--port", "--threads", "--platform-threads", "--carriers",
                 "--crypto-threads", "--crypto-queue", "--max-derivations", "--server-timing", "--stages", "--log-pinned",
@@ -121,7 +110,7 @@ class CommandLineTest {
 
     @Test
     void everyCommandPrintsTheVersionWithDashVAndVersion() {
-        String version = run("--version").out().strip();
+        String version = CliRun.of("--version").out().strip();
         assertThat(version, version.startsWith("loan-runtime ") && version.contains(" on Java "));
         List<String> checked = new ArrayList<>();
         printsVersion(new picocli.CommandLine(new Main()), List.of(), version, checked);
@@ -143,7 +132,7 @@ class CommandLineTest {
             for (String option : new String[] {"-V", "--version"}) {
                 List<String> withOption = new ArrayList<>(args);
                 withOption.add(option);
-                Result r = run(withOption.toArray(String[]::new));
+                CliRun r = CliRun.of(withOption.toArray(String[]::new));
                 assertThat(name + " " + option + ": " + r.err(), r.code(), is(0));
                 assertThat(name + " " + option, r.out().strip(), is(version));
             }
@@ -154,7 +143,7 @@ class CommandLineTest {
 
     @Test
     void clusterHelpOffersItsOwnPortAndSaysZeroIsRefused() {
-        Result help = run("cluster", "--help");
+        CliRun help = CliRun.of("cluster", "--help");
         assertThat(help.err(), help.code(), is(0));
         String port = help.out().substring(help.out().indexOf("      --port=PORT"));
         port = port.substring(0, port.indexOf("\n      --", 1)).replaceAll("\\s+", " ");
@@ -162,7 +151,7 @@ class CommandLineTest {
         assertThat(port, port.contains("default: 8431"));
         assertThat(port, !port.contains("any free port"));
 
-        Result zero = run("cluster", "--port", "0");
+        CliRun zero = CliRun.of("cluster", "--port", "0");
         assertThat(zero.err(), zero.code(), is(2));
         assertThat(zero.err(), zero.err().strip().lines().count(), is(1L));
         assertThat(zero.err(), zero.err().contains("'--port'") && zero.err().contains("but was '0'"));
@@ -170,7 +159,7 @@ class CommandLineTest {
 
     @Test
     void topLevelHelpNamesServe() {
-        Result r = run("--help");
+        CliRun r = CliRun.of("--help");
         assertThat(r.code(), is(0));
         assertThat(r.out(), r.out().contains("serve"));
     }

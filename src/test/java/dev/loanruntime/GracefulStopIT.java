@@ -1,9 +1,5 @@
 package dev.loanruntime;
 
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +9,7 @@ import org.junit.jupiter.api.Timeout;
 
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
@@ -40,8 +37,8 @@ class GracefulStopIT {
             server.sigterm();
 
             // while the request is still being handled, nobody new gets in
-            await("refused(port)").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> refused(port));
+            await("RawHttp.refused(port)").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> RawHttp.refused(port));
             assertThat("the in-flight request ended before the listener closed: " + inFlight, inFlight.isDone(), is(false));
 
             Http.Response r = inFlight.get();
@@ -90,15 +87,6 @@ class GracefulStopIT {
                 assertThat("attempt " + attempt + ":\n" + output, output.contains(StatusLines.DRAINING), is(true));
                 assertThat("attempt " + attempt + ":\n" + output, output.contains(StatusLines.STOPPED), is(true));
             }
-        }
-    }
-
-    private static boolean refused(int port) throws IOException {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
-            return false;
-        } catch (ConnectException e) {
-            return true;
         }
     }
 

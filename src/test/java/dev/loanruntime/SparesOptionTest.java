@@ -1,11 +1,10 @@
 package dev.loanruntime;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
-
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.loanruntime.testing.CliRun;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -22,14 +21,10 @@ class SparesOptionTest {
             "-1|Invalid value for option '--spares': expected an integer from 0 to 8 but was '-1'",
             "one|'one' is not an int"})
     void aBadValueExits2WithOneLineNamingIt(String value, String expected) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
+        CliRun run = CliRun.of("cluster", "--port", "8431", "--spares", value);
 
-        int code = Main.run(new PrintWriter(out, true), new PrintWriter(err, true),
-                "cluster", "--port", "8431", "--spares", value);
-
-        assertThat(err.toString(), code, is(2));
-        assertThat(err.toString().strip().lines().count(), is(1L));
-        assertThat(err.toString(), containsString(expected));
+        assertThat(run.err(), run.code(), is(2));
+        assertThat(run.err().strip().lines().count(), is(1L));
+        assertThat(run.err(), containsString(expected));
     }
 }

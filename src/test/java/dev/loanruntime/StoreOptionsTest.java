@@ -1,12 +1,10 @@
 package dev.loanruntime;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+
+import dev.loanruntime.testing.CliRun;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.allOf;
@@ -30,17 +28,9 @@ class StoreOptionsTest {
             "--member-cost  | 1048576,8,1          | 64 MiB",
             "--session-ttl  | 0                    | 1 to 86400"})
     void badValueExitsWithStatusTwoAndOneLine(String option, String value, String allowed) {
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        PrintStream original = System.err;
-        int status;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            status = Main.run("serve", "--port", "0", option, value);
-        } finally {
-            System.setErr(original);
-        }
-        String printed = err.toString(StandardCharsets.UTF_8).strip();
-        assertThat(status, is(2));
+        CliRun run = CliRun.of("serve", "--port", "0", option, value);
+        String printed = run.err().strip();
+        assertThat(run.code(), is(2));
         assertThat(printed.lines().count(), is(1L));
         assertThat(printed, allOf(containsString(option), containsString("'" + value + "'"), containsString(allowed)));
     }

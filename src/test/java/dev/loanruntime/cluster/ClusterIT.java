@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Timeout;
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
 import dev.loanruntime.testing.LoadLoop;
-import dev.loanruntime.testing.Ports;
 import dev.loanruntime.testing.RawHttp;
 
 import static org.awaitility.Awaitility.await;
@@ -35,9 +34,8 @@ class ClusterIT {
 
     @Test
     void everyWorkerAnswersAndKeepsItsOwnCounter() throws Exception {
-        try (Ports.Reservation reserved = Ports.reserveForReusePort();
-                ClusterProcess cluster = ClusterProcess.ready(3, reserved.port())) {
-            int port = reserved.port();
+        try (ClusterProcess cluster = ClusterProcess.ready(3)) {
+            int port = cluster.port();
             Set<Long> workers = cluster.workerPids();
             assertThat(workers, hasSize(3));
 
@@ -64,9 +62,8 @@ class ClusterIT {
 
     @Test
     void aKilledWorkerIsReplacedByANewProcess() throws Exception {
-        try (Ports.Reservation reserved = Ports.reserveForReusePort();
-                ClusterProcess cluster = ClusterProcess.ready(2, reserved.port())) {
-            int port = reserved.port();
+        try (ClusterProcess cluster = ClusterProcess.ready(2)) {
+            int port = cluster.port();
             Set<Long> before = cluster.workerPids();
             long victim = RawHttp.get(port, "/status").pid();
             assertThat(before.contains(victim), is(true));
@@ -97,9 +94,8 @@ class ClusterIT {
     @Test
     @Timeout(180)
     void aRollingRestartOfTheOnlyWorkerRefusesNoConnectionAndFinishesEveryRequest() throws Exception {
-        try (Ports.Reservation reserved = Ports.reserveForReusePort();
-                ClusterProcess cluster = ClusterProcess.ready(1, reserved.port())) {
-            int port = reserved.port();
+        try (ClusterProcess cluster = ClusterProcess.ready(1)) {
+            int port = cluster.port();
             long old = RawHttp.get(port, "/status").pid();
             LoadLoop books = LoadLoop.start(port, 2, Duration.ofMinutes(3));
             LoadLoop slow = LoadLoop.start(port, "/catalog/lookup?ms=3000", 6, Duration.ofMillis(500),

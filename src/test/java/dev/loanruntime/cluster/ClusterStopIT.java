@@ -47,10 +47,8 @@ class ClusterStopIT {
      */
     @Test
     void sigtermStopsEveryWorkerKillsOneStillBusyAfterTheKillTimeoutAndExitsZero() throws Exception {
-        try (Ports.Reservation reserved = Ports.reserveForReusePort();
-                ClusterProcess cluster = ClusterProcess.ready(2, reserved.port(), "--kill-timeout", "1",
-                        "--drain-delay", "0")) {
-            int port = reserved.port();
+        try (ClusterProcess cluster = ClusterProcess.ready(2, "--kill-timeout", "1", "--drain-delay", "0")) {
+            int port = cluster.port();
             Set<Long> workers = cluster.workerPids();
             assertThat(workers, hasSize(2));
             CompletableFuture<RawHttp.Response> busy = CompletableFuture.supplyAsync(() -> {
@@ -117,8 +115,7 @@ class ClusterStopIT {
 
     @Test
     void workersExitWithinTwoSecondsOfTheirPrimarysSigkill() throws Exception {
-        try (Ports.Reservation reserved = Ports.reserveForReusePort();
-                ClusterProcess cluster = ClusterProcess.ready(2, reserved.port())) {
+        try (ClusterProcess cluster = ClusterProcess.ready(2)) {
             Set<Long> workers = cluster.workerPids();
             assertThat(workers, hasSize(2));
             long killedAt = System.nanoTime();

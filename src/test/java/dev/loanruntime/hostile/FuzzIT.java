@@ -10,7 +10,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
+
+import static dev.loanruntime.hostile.Exchange.assertClean;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
@@ -53,9 +56,9 @@ class FuzzIT {
                 sent++;
                 HostileTally.started();
                 // the client ends its side: the server sees the end of input and must answer or close, never wait
-                Exchange.Result result = Exchange.send(port, input, 0, true, Duration.ofSeconds(10));
-                for (Exchange.Answer answer : result.answers()) {
-                    answer.assertClean();
+                RawHttp.Responses result = Exchange.send(port, input, 0, true, Duration.ofSeconds(10));
+                for (RawHttp.Response answer : result.answers()) {
+                    assertClean(answer);
                     if (answer.status() == 500) {
                         String what = "input " + sent + " " + Arrays.toString(input) + " -> " + answer;
                         assertThat("a 500 for a request whose "

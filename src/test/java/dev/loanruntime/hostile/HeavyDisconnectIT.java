@@ -1,7 +1,5 @@
 package dev.loanruntime.hostile;
 
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
@@ -48,24 +47,23 @@ class HeavyDisconnectIT {
 
     @Test
     void clientsHangingUpMidDerivationGiveBackEveryPermit() throws Exception {
-        List<Socket> sockets = new ArrayList<>();
+        List<RawHttp.Connection> hangingUp = new ArrayList<>();
         try {
             // both heavy routes at once: one wait for the derivations to end instead of two (each takes seconds)
             for (String path : PATHS) {
                 HostileTally.started();     // one case per client that hangs up
-                Socket socket = new Socket("127.0.0.1", server.port());
-                socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-                        .getBytes(StandardCharsets.ISO_8859_1));
-                sockets.add(socket);
+                RawHttp.Connection client = RawHttp.connect(server.port(), Duration.ofSeconds(60));
+                hangingUp.add(client);
+                client.send("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
             }
             // With verify-blocking, /runtime itself waits for a free carrier while two derivations hold both: it
             // answers between them, when the third request has taken the freed permit.
             await("runtime(\"derivationsRunning\") >= 1").atMost(Duration.ofSeconds(60))
                     .until(() -> runtime("derivationsRunning") >= 1);
         } finally {
-            for (Socket socket : sockets) {
-                socket.setSoLinger(true, 0);     // a reset, as from a client that crashed
-                socket.close();
+            for (RawHttp.Connection client : hangingUp) {
+                client.socket().setSoLinger(true, 0);     // a reset, as from a client that crashed
+                client.close();
             }
         }
         await().atMost(Duration.ofSeconds(60)).until(() -> runtime("derivationsRunning") == 0

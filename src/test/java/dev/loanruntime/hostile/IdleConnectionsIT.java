@@ -2,8 +2,6 @@ package dev.loanruntime.hostile;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +14,10 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
+
+import static dev.loanruntime.hostile.Exchange.assertClean;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
@@ -38,14 +39,14 @@ class IdleConnectionsIT {
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
             int port = server.port();
             HostileTally.started();     // one case: the idle connections, all held at once
-            List<Socket> idle = new ArrayList<>();
+            List<RawHttp.Connection> idle = new ArrayList<>();
             try {
-                List<Future<Socket>> opening = new ArrayList<>();
+                List<Future<RawHttp.Connection>> opening = new ArrayList<>();
                 for (int i = 0; i < connections; i++) {
                     opening.add(clients.submit(() -> openKeptAlive(port)));
                 }
-                for (Future<Socket> socket : opening) {
-                    idle.add(socket.get());
+                for (Future<RawHttp.Connection> connection : opening) {
+                    idle.add(connection.get());
                 }
                 long slowestMs = 0;
                 for (int i = 0; i < 20; i++) {
@@ -54,15 +55,15 @@ class IdleConnectionsIT {
                 assertThat("GET /books took " + slowestMs + " ms beside " + connections
                         + " idle connections", slowestMs < 1_000);
                 // and the idle connections are still open and usable
-                for (Socket socket : List.of(idle.getFirst(), idle.getLast())) {
-                    assertThat(request(socket).only().assertClean().body(), is(Exchange.BOOKS));
+                for (RawHttp.Connection connection : List.of(idle.getFirst(), idle.getLast())) {
+                    assertThat(assertClean(request(connection).only()).body(), is(Exchange.BOOKS));
                 }
                 Exchange.booksStillAnswer(port);
                 System.out.println(connections + " idle keep-alive connections; new clients answered, slowest "
                         + slowestMs + " ms");
             } finally {
-                for (Socket socket : idle) {
-                    socket.close();
+                for (RawHttp.Connection connection : idle) {
+                    connection.close();
                 }
             }
         }
@@ -80,15 +81,14 @@ class IdleConnectionsIT {
         return connections;
     }
 
-    private static Socket openKeptAlive(int port) throws IOException {
-        Socket socket = new Socket("127.0.0.1", port);
-        socket.setSoTimeout(30_000);
-        assertThat(request(socket).only().status(), is(200));
-        return socket;
+    private static RawHttp.Connection openKeptAlive(int port) throws IOException {
+        RawHttp.Connection connection = RawHttp.connect(port, Duration.ofSeconds(30));
+        assertThat(request(connection).only().status(), is(200));
+        return connection;
     }
 
-    private static Exchange.Result request(Socket socket) throws IOException {
-        socket.getOutputStream().write("GET /books HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-        return Exchange.read(socket.getInputStream(), 1, false);
+    private static RawHttp.Responses request(RawHttp.Connection connection) throws IOException {
+        connection.send("GET /books HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        return Exchange.read(connection, 1, false);
     }
 }

@@ -14,8 +14,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
 
+import static dev.loanruntime.hostile.Exchange.assertClean;
+import static dev.loanruntime.hostile.Exchange.assertError;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -124,8 +127,8 @@ class MalformedRequestsIT {
     void malformedRequestGetsItsStatusWithAJsonBodyAndTheServerGoesOn(String name, String request, int status,
                                                                       String code) throws IOException {
         HostileTally.started();
-        Exchange.Answer answer = Exchange.send(server.port(), request).only();
-        answer.assertError(status, code);
+        RawHttp.Response answer = Exchange.send(server.port(), request).only();
+        assertError(answer, status, code);
         if (status == 405) {
             assertThat("405 without Allow: " + answer, answer.header("allow") != null);
         }
@@ -136,11 +139,11 @@ class MalformedRequestsIT {
     void pipelinedRequestsAreBothAnsweredInOrder() throws IOException {
         HostileTally.started();
         String two = get("/books") + "GET /catalog/lookup?ms=0 HTTP/1.1\r\n" + HOST + "Connection: close\r\n\r\n";
-        Exchange.Result result = Exchange.send(server.port(), two.getBytes(StandardCharsets.ISO_8859_1), 2, false,
+        RawHttp.Responses result = Exchange.send(server.port(), two.getBytes(StandardCharsets.ISO_8859_1), 2, false,
                 Duration.ofSeconds(20));
         assertThat(result.toString(), result.answers().size(), is(2));
-        assertThat(result.answers().get(0).assertClean().body(), is(Exchange.BOOKS));
-        assertThat(result.answers().get(1).assertClean().body(), is("{\"waitedMs\":0}"));
+        assertThat(assertClean(result.answers().get(0)).body(), is(Exchange.BOOKS));
+        assertThat(assertClean(result.answers().get(1)).body(), is("{\"waitedMs\":0}"));
         assertThat(result.answers().get(1).header("connection"), is("close"));
         Exchange.booksStillAnswer(server.port());
     }
@@ -150,15 +153,13 @@ class MalformedRequestsIT {
         HostileTally.started();
         String request = "POST /member/login HTTP/1.1\r\n" + HOST + "Content-Type: application/json\r\n"
                 + "Expect: 100-continue\r\nContent-Length: 2\r\n\r\n";
-        try (var socket = new java.net.Socket("127.0.0.1", server.port())) {
-            socket.setSoTimeout(20_000);
-            socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+        try (RawHttp.Connection connection = RawHttp.connect(server.port(), Duration.ofSeconds(20))) {
+            connection.send(request);
             // the server asks for the body before the client sends it
-            byte[] interim = socket.getInputStream().readNBytes("HTTP/1.1 100 Continue\r\n\r\n".length());
+            byte[] interim = connection.in().readNBytes("HTTP/1.1 100 Continue\r\n\r\n".length());
             assertThat(new String(interim, StandardCharsets.ISO_8859_1), is("HTTP/1.1 100 Continue\r\n\r\n"));
-            socket.getOutputStream().write("{}".getBytes(StandardCharsets.ISO_8859_1));
-            Exchange.Result result = Exchange.read(socket.getInputStream(), 1, false);
-            result.only().assertError(400, "missing_field");
+            connection.send("{}");
+            assertError(Exchange.read(connection, 1, false).only(), 400, "missing_field");
         }
         Exchange.booksStillAnswer(server.port());
     }
@@ -167,9 +168,9 @@ class MalformedRequestsIT {
     void validLoginAsJsonWithCharsetIsAccepted() throws IOException {
         HostileTally.started();
         // the 415 check must not refuse a JSON content type with parameters
-        Exchange.Answer answer = Exchange.send(server.port(), post("/member/login", "application/json; charset=utf-8",
+        RawHttp.Response answer = Exchange.send(server.port(), post("/member/login", "application/json; charset=utf-8",
                 "{\"member\":\"ada\",\"password\":\"password\"}")).only();
-        assertThat(answer.toString(), answer.assertClean().status(), is(200));
+        assertThat(answer.toString(), assertClean(answer).status(), is(200));
         assertThat(answer.toString(), answer.json().path("token").asText().length() > 20);
         Exchange.booksStillAnswer(server.port());
     }

@@ -1,8 +1,6 @@
 package dev.loanruntime.hostile;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +14,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
+
+import static dev.loanruntime.hostile.Exchange.assertClean;
+import static dev.loanruntime.hostile.Exchange.assertError;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
@@ -67,7 +69,7 @@ class SlowClientsIT {
 
             for (Future<Cut> client : slowHeaders) {
                 Cut cut = client.get();
-                Exchange.Answer answer = cut.result().only().assertError(408, "request_timeout");
+                RawHttp.Response answer = assertError(cut.result().only(), 408, "request_timeout");
                 assertThat(answer.header("connection"), is("close"));
                 assertThat("the server must close the connection after 408", cut.result().closed());
                 assertBetween(cut, HEAD_DEADLINE_MS, HEAD_DEADLINE_MS + 3_000);
@@ -84,7 +86,7 @@ class SlowClientsIT {
     }
 
     /** How a slow client ended: what it read and how long after its last complete line the server cut it. */
-    private record Cut(Exchange.Result result, long afterMs) {
+    private record Cut(RawHttp.Responses result, long afterMs) {
     }
 
     /**
@@ -93,25 +95,21 @@ class SlowClientsIT {
      */
     private static Callable<Cut> dribble(int port, String head, String slow) {
         return () -> {
-            try (Socket socket = new Socket("127.0.0.1", port)) {
-                socket.setSoTimeout(20_000);
-                OutputStream out = socket.getOutputStream();
-                out.write(head.getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
+            try (RawHttp.Connection connection = RawHttp.connect(port, Duration.ofSeconds(20))) {
+                connection.send(head);
                 long start = System.nanoTime();
                 Thread writer = Thread.ofVirtual().start(() -> {
                     try {
                         byte[] bytes = (slow + "a".repeat(2_000)).getBytes(StandardCharsets.ISO_8859_1);
                         for (byte b : bytes) {
-                            out.write(b);
-                            out.flush();
+                            connection.send(new byte[] {b});
                             Thread.sleep(50);
                         }
                     } catch (IOException | InterruptedException e) {
                         // the server closed the connection: what this client is waiting for
                     }
                 });
-                Exchange.Result result = Exchange.read(socket.getInputStream(), 1, true);
+                RawHttp.Responses result = Exchange.read(connection, 1, true);
                 long afterMs = (System.nanoTime() - start) / 1_000_000;
                 writer.interrupt();
                 return new Cut(result, afterMs);
@@ -122,14 +120,12 @@ class SlowClientsIT {
     /** One complete request (with {@code extraHeader}), its answer, then silence until the server closes. */
     private static Callable<Cut> silentAfter(int port, String extraHeader) {
         return () -> {
-            try (Socket socket = new Socket("127.0.0.1", port)) {
-                socket.setSoTimeout(20_000);
-                socket.getOutputStream().write(("GET /books HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extraHeader + "\r\n")
-                        .getBytes(StandardCharsets.ISO_8859_1));
-                Exchange.Result first = Exchange.read(socket.getInputStream(), 1, false);
-                assertThat(first.only().assertClean().body(), is(Exchange.BOOKS));
+            try (RawHttp.Connection connection = RawHttp.connect(port, Duration.ofSeconds(20))) {
+                connection.send("GET /books HTTP/1.1\r\nHost: 127.0.0.1\r\n" + extraHeader + "\r\n");
+                RawHttp.Responses first = Exchange.read(connection, 1, false);
+                assertThat(assertClean(first.only()).body(), is(Exchange.BOOKS));
                 long start = System.nanoTime();
-                Exchange.Result rest = Exchange.read(socket.getInputStream(), 0, true);
+                RawHttp.Responses rest = Exchange.read(connection, 0, true);
                 return new Cut(rest, (System.nanoTime() - start) / 1_000_000);
             }
         };

@@ -3,8 +3,6 @@ package dev.loanruntime.measure;
 import java.awt.Color;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -13,7 +11,8 @@ import javax.imageio.ImageIO;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+
+import dev.loanruntime.testing.CliRun;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -26,17 +25,6 @@ class BarChartTest {
 
     @TempDir
     Path dir;
-
-    private record Run(int code, String err) {
-    }
-
-    private static Run chart(String... args) {
-        StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new ChartCommand());
-        cli.setErr(new PrintWriter(err, true));
-        cli.setOut(new PrintWriter(new StringWriter(), true));
-        return new Run(cli.execute(args), err.toString());
-    }
 
     private Path json(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content);
@@ -56,7 +44,7 @@ class BarChartTest {
                  "series": [{"label": "connections", "values": [97, 105, 98]}]}""");
         Path png = dir.resolve("spread.png");
 
-        Run r = chart("bars", "--title", "300 connections", "--mark", "100", "--mark-label", "even share",
+        CliRun r = CliRun.of("chart", "bars", "--title", "300 connections", "--mark", "100", "--mark-label", "even share",
                 "--out", png.toString(), data.toString());
 
         assertThat(r.err(), r.code(), is(0));
@@ -76,7 +64,7 @@ class BarChartTest {
                  "series": [{"label": "200", "values": [9, 30, 30]}, {"label": "401", "values": [21, 0, 0]}]}""");
         Path png = dir.resolve("sessions.png");
 
-        Run r = chart("bars", "--stacked", "--out", png.toString(), data.toString());
+        CliRun r = CliRun.of("chart", "bars", "--stacked", "--out", png.toString(), data.toString());
 
         assertThat(r.err(), r.code(), is(0));
         BufferedImage image = ImageIO.read(png.toFile());
@@ -94,9 +82,9 @@ class BarChartTest {
         Path noCategories = json("none.json", """
                 {"series": [{"label": "n", "values": [1]}]}""");
 
-        Run tooFew = chart("bars", "--out", png.toString(), shortSeries.toString());
-        Run text = chart("bars", "--out", png.toString(), notANumber.toString());
-        Run none = chart("bars", "--out", png.toString(), noCategories.toString());
+        CliRun tooFew = CliRun.of("chart", "bars", "--out", png.toString(), shortSeries.toString());
+        CliRun text = CliRun.of("chart", "bars", "--out", png.toString(), notANumber.toString());
+        CliRun none = CliRun.of("chart", "bars", "--out", png.toString(), noCategories.toString());
 
         assertThat(tooFew.code(), is(2));
         assertThat(tooFew.err(), containsString("'n' needs 3 values, one per category, but has [1,2]"));

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.loanruntime.testing.CliRun;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -1,5 +1,6 @@
 package dev.loanruntime.protocol;
 
+import java.io.IOException;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.time.Duration;
@@ -13,12 +14,19 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
 class PrimaryWatchTest {
+    /** The primary's end of the pipe: closing it is the primary's death. */
+    private final PipedOutputStream primary = new PipedOutputStream();
+    /** The worker's end, which the watch reads. */
+    private final PipedInputStream pipe;
+    private final CountDownLatch halted = new CountDownLatch(1);
+
+    PrimaryWatchTest() throws IOException {
+        pipe = new PipedInputStream(primary);
+    }
+
     @Test
     void theEndOfThePrimarysPipeStopsAServingWorkerAndThenHaltsIt() throws Exception {
-        PipedOutputStream primary = new PipedOutputStream();
-        PipedInputStream pipe = new PipedInputStream(primary);
         CountDownLatch stopped = new CountDownLatch(1);
-        CountDownLatch halted = new CountDownLatch(1);
         PrimaryWatch watch = PrimaryWatch.start(pipe, false, Duration.ofMillis(200), halted::countDown);
         watch.onGone(stopped::countDown);
 
@@ -33,9 +41,6 @@ class PrimaryWatchTest {
 
     @Test
     void aWorkerThatDoesNotServeYetHaltsAtOnceWhenThePrimaryIsGone() throws Exception {
-        PipedOutputStream primary = new PipedOutputStream();
-        PipedInputStream pipe = new PipedInputStream(primary);
-        CountDownLatch halted = new CountDownLatch(1);
         // A grace far longer than the wait below: only an immediate halt passes.
         PrimaryWatch.start(pipe, false, Duration.ofMinutes(10), halted::countDown);
         assertThat("halted while the primary lives", halted.await(300, TimeUnit.MILLISECONDS), is(false));
@@ -47,9 +52,6 @@ class PrimaryWatchTest {
 
     @Test
     void aSparesPromotionIsReadAtOnceAndKeptUntilItIsAskedFor() throws Exception {
-        PipedOutputStream primary = new PipedOutputStream();
-        PipedInputStream pipe = new PipedInputStream(primary);
-        CountDownLatch halted = new CountDownLatch(1);
         PrimaryWatch watch = PrimaryWatch.start(pipe, true, Duration.ofMinutes(10), halted::countDown);
 
         primary.write(Standby.promotion(3));
@@ -61,9 +63,6 @@ class PrimaryWatchTest {
 
     @Test
     void aSpareWhosePrimaryIsGoneBeforeItsPromotionIsNeverPromotedAndHaltsAtOnce() throws Exception {
-        PipedOutputStream primary = new PipedOutputStream();
-        PipedInputStream pipe = new PipedInputStream(primary);
-        CountDownLatch halted = new CountDownLatch(1);
         // A grace far longer than the waits below: only an immediate halt passes.
         PrimaryWatch watch = PrimaryWatch.start(pipe, true, Duration.ofMinutes(10), halted::countDown);
         assertThat("halted while the primary lives", halted.await(300, TimeUnit.MILLISECONDS), is(false));

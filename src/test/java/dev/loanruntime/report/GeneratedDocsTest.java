@@ -9,7 +9,8 @@ import java.util.regex.Matcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
+
+import dev.loanruntime.testing.CliRun;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -92,7 +93,8 @@ class GeneratedDocsTest {
                 <!-- generated: index -->
                 <!-- /generated -->
                 """);
-        assertThat("docs --root " + root, new CommandLine(new DocsCommand()).execute("--root", root.toString()), is(0));
+        CliRun docs = CliRun.of("docs", "--root", root.toString());
+        assertThat("docs --root " + root + ": " + docs.err(), docs.code(), is(0));
     }
 
     @Test

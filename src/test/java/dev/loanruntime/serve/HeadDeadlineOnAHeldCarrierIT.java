@@ -1,9 +1,6 @@
 package dev.loanruntime.serve;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
@@ -33,11 +31,10 @@ class HeadDeadlineOnAHeldCarrierIT {
     void headersThatArrivedWhileTheOnlyCarrierWasBusyAreServedNotCutOff() throws Exception {
         try (ServerProcess server = ServerProcess.start(List.of(),
                 CarrierHoldingServer.class.getName(), List.of("--request-head-timeout", "2s"));
-                Socket client = new Socket("127.0.0.1", server.awaitPort(Duration.ofSeconds(60)))) {
+                RawHttp.Connection client = RawHttp.connect(server.awaitPort(Duration.ofSeconds(60)),
+                        Duration.ofSeconds(10))) {
             int port = server.port();
-            OutputStream out = client.getOutputStream();
-            out.write("GET /books HTTP/1.1\r\n".getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
+            client.send("GET /books HTTP/1.1\r\n");
             long requestLineSent = System.nanoTime();
             // Answered after the request line above arrived: the connection's thread, woken first, has read it,
             // started the deadline and waits for the headers.
@@ -49,17 +46,16 @@ class HeadDeadlineOnAHeldCarrierIT {
             var heavy = CompletableFuture.supplyAsync(() -> http.get("/member/verify-blocking"));
             await("server.output().contains(CarrierHoldingServer.HOLDING)").atMost(Duration.ofSeconds(30))
                     .until(() -> server.output().contains(CarrierHoldingServer.HOLDING));
-            out.write("Host: 127.0.0.1\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
+            client.send("Host: 127.0.0.1\r\nConnection: close\r\n\r\n");
             long headersSentAfterMs = (System.nanoTime() - requestLineSent) / 1_000_000;
             assertThat("too late to test: the headers went out after "
                     + headersSentAfterMs + " ms", headersSentAfterMs < DEADLINE.toMillis());
 
             // The deadline passes while the carrier is still held; a cut would be a 408 and a closed connection.
-            InputStream in = client.getInputStream();
+            InputStream in = client.in();
             long quietUntil = requestLineSent + DEADLINE.multipliedBy(2).toNanos();
             for (long left; (left = quietUntil - System.nanoTime()) > 0; ) {
-                client.setSoTimeout((int) Math.max(1, left / 1_000_000));
+                client.socket().setSoTimeout((int) Math.max(1, left / 1_000_000));
                 try {
                     int first = in.read();
                     throw new AssertionError("the client was answered while the carrier was held: "
@@ -73,13 +69,11 @@ class HeadDeadlineOnAHeldCarrierIT {
             server.process().getOutputStream().write('\n');     // let go of the carrier
             server.process().getOutputStream().flush();
             assertThat(heavy.get().status(), is(200));
-            client.setSoTimeout(10_000);
-            StringBuilder answer = new StringBuilder();
-            // the catalog's body ends the response (the server keeps the socket open until the client closes it)
-            for (int c; !answer.toString().endsWith("}]}") && (c = in.read()) >= 0; ) {
-                answer.append((char) c);
-            }
-            assertThat(answer.toString(), answer.toString().startsWith("HTTP/1.1 200 ") && answer.toString().contains("\"books\""));
+            client.socket().setSoTimeout(10_000);
+            RawHttp.Response answer = client.read();
+            assertThat("the connection ended without an answer", answer != null);
+            assertThat(answer.body(), answer.status(), is(200));
+            assertThat(answer.body(), answer.body().contains("\"books\""));
         }
     }
 }

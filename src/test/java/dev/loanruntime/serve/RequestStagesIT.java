@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Timeout;
 
 import dev.loanruntime.stages.StageTimes;
 import dev.loanruntime.testing.ServerProcess;
-import dev.loanruntime.testing.TimedHttp;
+import dev.loanruntime.testing.RawHttp;
 
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -68,7 +68,7 @@ class RequestStagesIT {
     @Test
     void aDefaultServerStampsNothingAndSendsNoHeaderEvenWhenAsked() throws Exception {
         try (ServerProcess server = spinning(2, "virtual", "default")) {
-            TimedHttp.Response asked = TimedHttp.get(server.port(), "/books", ASK);
+            RawHttp.Response asked = RawHttp.get(server.port(), "/books", ASK);
             assertThat(asked.status(), is(200));
             assertThat(asked.header("Server-Timing"), nullValue());
         }
@@ -77,10 +77,10 @@ class RequestStagesIT {
     @Test
     void theHeaderComesOnlyWhenAskedFor() throws Exception {
         try (ServerProcess server = spinning(2, "virtual")) {
-            TimedHttp.Response plain = TimedHttp.get(server.port(), "/books");
+            RawHttp.Response plain = RawHttp.get(server.port(), "/books");
             assertThat(plain.status(), is(200));
             assertThat(plain.header("Server-Timing"), nullValue());
-            TimedHttp.Response asked = TimedHttp.get(server.port(), "/books", ASK);
+            RawHttp.Response asked = RawHttp.get(server.port(), "/books", ASK);
             assertThat(asked.header("Server-Timing"), notNullValue());
             StageTimes times = StageTimes.parse(asked.header("Server-Timing"));
             assertThat(times.millis().keySet().toString(), times.millis().keySet().stream().toList(),
@@ -91,8 +91,14 @@ class RequestStagesIT {
     @Test
     void aSlowClientsHeadersShowInHeadersNotInCarrier() throws Exception {
         try (ServerProcess server = spinning(1, "virtual")) {
-            TimedHttp.get(server.port(), "/books");     // the first connection's thread start is not under test
-            TimedHttp.Response slow = TimedHttp.get(server.port(), "/books", Duration.ofMillis(400), ASK);
+            RawHttp.get(server.port(), "/books");     // the first connection's thread start is not under test
+            RawHttp.Response slow;
+            try (RawHttp.Connection connection = RawHttp.connect(server.port(), Duration.ofSeconds(60))) {
+                connection.send("GET /books HTTP/1.1\r\n");
+                Thread.sleep(400);      // a slow client's header block: the stimulus under test, not a wait
+                connection.send("Host: 127.0.0.1\r\nConnection: close\r\n" + ASK + "\r\n\r\n");
+                slow = connection.read();
+            }
             StageTimes times = StageTimes.parse(slow.header("Server-Timing"));
             assertThat(times.toString(), times.ms("headers"), greaterThan(200.0));
             assertThat(times.toString(), times.ms("carrier"), lessThan(times.ms("headers") / 2));
@@ -107,20 +113,22 @@ class RequestStagesIT {
     @Test
     void onAKeptAliveConnectionACarrierWaitHidesInIdleAndOutside() throws Exception {
         try (ServerProcess server = spinning(1, "virtual");
-                TimedHttp.KeptAlive connection = new TimedHttp.KeptAlive(server.port());
+                RawHttp.Connection connection = RawHttp.connect(server.port(), Duration.ofSeconds(60));
                 ExecutorService clients = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())) {
             int port = server.port();
             assertThat(connection.get("/books", ASK).status(), is(200));
             int spinsBefore = spins(server);
-            Future<TimedHttp.Response> heavy = clients.submit(() -> TimedHttp.get(port, "/member/verify-blocking", ASK));
+            Future<RawHttp.Response> heavy = clients.submit(() -> RawHttp.get(port, "/member/verify-blocking", ASK));
             // Sent while the derivation holds the carrier: the heavy one's own carrier wait may vary.
             await("spins(server) > spinsBefore").atMost(Duration.ofSeconds(30))
                     .until(() -> spins(server) > spinsBefore);
-            TimedHttp.Response later = connection.get("/books", ASK);
+            long laterSent = System.nanoTime();
+            RawHttp.Response later = connection.get("/books", ASK);
+            double laterClientMs = (System.nanoTime() - laterSent) / 1e6;
             StageTimes heavyTimes = times(heavy.get());
             StageTimes times = times(later);
-            double outside = later.clientMillis() - times.ms("total");
-            String both = "later " + times + " (client " + later.clientMillis() + " ms), heavy " + heavyTimes;
+            double outside = laterClientMs - times.ms("total");
+            String both = "later " + times + " (client " + laterClientMs + " ms), heavy " + heavyTimes;
             assertThat(both, times.stage("carrier").isPresent(), is(false));
             assertThat(both, times.ms("idle"), greaterThan(0.5 * heavyTimes.ms("handler")));
             assertThat(both, times.ms("total"), lessThan(0.25 * heavyTimes.ms("handler")));
@@ -151,17 +159,17 @@ class RequestStagesIT {
     private static Round lessonRound(ServerProcess server, String heavyPath) throws Exception {
         int port = server.port();
         for (int i = 0; i < 20; i++) {      // warm-up, so that the light requests' own work is small
-            TimedHttp.get(port, "/books", ASK);
+            RawHttp.get(port, "/books", ASK);
         }
         List<StageTimes> lightTimes = new ArrayList<>();
         StageTimes heavyTimes;
         // A thread per request: a shared pool may be too small to have them all in flight at once.
         try (ExecutorService clients = Executors.newThreadPerTaskExecutor(Thread.ofPlatform().factory())) {
-            Future<TimedHttp.Response> heavy = clients.submit(() -> TimedHttp.get(port, heavyPath, ASK));
+            Future<RawHttp.Response> heavy = clients.submit(() -> RawHttp.get(port, heavyPath, ASK));
             Thread.sleep(GAP_MS);   // the lesson's gap: part of the stimulus, not a wait for the server
-            List<Future<TimedHttp.Response>> lights = new ArrayList<>();
+            List<Future<RawHttp.Response>> lights = new ArrayList<>();
             for (int i = 0; i < 4; i++) {
-                lights.add(clients.submit(() -> TimedHttp.get(port, "/books", ASK)));
+                lights.add(clients.submit(() -> RawHttp.get(port, "/books", ASK)));
             }
             for (var light : lights) {
                 lightTimes.add(times(light.get()));
@@ -175,7 +183,7 @@ class RequestStagesIT {
         return new Round(heavyTimes, lightTimes);
     }
 
-    private static StageTimes times(TimedHttp.Response response) {
+    private static StageTimes times(RawHttp.Response response) {
         assertThat(response.body(), response.status(), is(200));
         return StageTimes.parse(response.header("Server-Timing"));
     }

@@ -87,8 +87,7 @@ class RedisCredentialsIT {
     @Test
     void clusterWorkersGetThePasswordThroughTheirEnvironmentNotTheirCommandLine() throws Exception {
         try (RedisProcess redis = RedisProcess.server(dir, PASSWORD);
-             Ports.Reservation reserved = Ports.reserveForReusePort();
-             ClusterProcess cluster = ClusterProcess.ready(2, reserved.port(),
+             ClusterProcess cluster = ClusterProcess.ready(2,
                      "--store", "redis://:" + PASSWORD + "@127.0.0.1:" + redis.port(),
                      "--member-cost", StateAcrossProcessesContract.CHEAP_MEMBER_COST);
              Http http = new Http()) {
@@ -102,7 +101,7 @@ class RedisCredentialsIT {
             }
             // every worker logged in: with only the command line to go by, none could
             for (int i = 1; i <= 20; i++) {
-                assertThat(http.get("http://127.0.0.1:" + reserved.port() + "/loan").number("loanCounter"), is((long) i));
+                assertThat(http.get("http://127.0.0.1:" + cluster.port() + "/loan").number("loanCounter"), is((long) i));
             }
             assertThat(cluster.output(), not(containsString(PASSWORD)));
         }

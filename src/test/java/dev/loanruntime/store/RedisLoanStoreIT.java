@@ -1,22 +1,16 @@
 package dev.loanruntime.store;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.loanruntime.testing.TestRedis;
 
-@ExtendWith(TestRedis.class)
 class RedisLoanStoreIT extends LoanStoreContract {
-    private static TestRedis.Database database;
-
-    @BeforeAll
-    static void database(TestRedis.Database given) {
-        database = given;
-    }
+    @RegisterExtension
+    static final TestRedis REDIS = new TestRedis();
 
     @Override
     LoanStore openEmpty() throws Exception {
-        database.flush();
-        return database.uri().open();
+        REDIS.database().flush();
+        return REDIS.database().uri().open();
     }
 }

@@ -1,27 +1,21 @@
 package dev.loanruntime.store;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.loanruntime.testing.TestRedis;
 
-@ExtendWith(TestRedis.class)
 class RedisStateAcrossProcessesIT extends StateAcrossProcessesContract {
-    private static TestRedis.Database database;
-
-    @BeforeAll
-    static void database(TestRedis.Database given) {
-        database = given;
-    }
+    @RegisterExtension
+    static final TestRedis REDIS = new TestRedis();
 
     @Override
     void emptyStore() throws Exception {
-        database.flush();
+        REDIS.database().flush();
     }
 
     @Override
     String store() {
-        return database.storeArgument();
+        return REDIS.database().storeArgument();
     }
 
     @Override

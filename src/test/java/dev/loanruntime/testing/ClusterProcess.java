@@ -1,6 +1,7 @@
 package dev.loanruntime.testing;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,23 +23,34 @@ import static org.awaitility.Awaitility.await;
  */
 public final class ClusterProcess implements AutoCloseable {
     private final ServerProcess primary;
+    /** The port held for a cluster from {@link #ready}, or null. */
+    private final Ports.Reservation reserved;
 
-    private ClusterProcess(ServerProcess primary) {
+    private ClusterProcess(ServerProcess primary, Ports.Reservation reserved) {
         this.primary = primary;
+        this.reserved = reserved;
     }
 
     /** How long a test waits for a cluster to be ready: a few JVM starts on a loaded 2-core machine. */
     public static final Duration START = Duration.ofSeconds(90);
 
     /**
-     * {@code cluster --workers N --spares 0 --port P <more>}, ready. Without a spare, the primary's children are its
+     * {@code cluster --workers N --spares 0 --port P <more>}, ready, on a port held for it
+     * ({@link Ports#reserveForReusePort()}) until {@link #close()}. Without a spare, the primary's children are its
      * workers, and a dead worker is replaced by a new JVM.
      */
-    public static ClusterProcess ready(int workers, int port, String... more) throws IOException {
+    public static ClusterProcess ready(int workers, String... more) throws IOException {
+        Ports.Reservation reserved = Ports.reserveForReusePort();
         List<String> args = new ArrayList<>(List.of("--workers", Integer.toString(workers), "--spares", "0",
-                "--port", Integer.toString(port)));
+                "--port", Integer.toString(reserved.port())));
         args.addAll(List.of(more));
-        ClusterProcess cluster = start(args.toArray(String[]::new));
+        ClusterProcess cluster;
+        try {
+            cluster = start(Map.of(), reserved, args);
+        } catch (IOException | RuntimeException e) {
+            reserved.close();
+            throw e;
+        }
         try {
             return cluster.awaitReady(START);
         } catch (RuntimeException e) {
@@ -54,9 +66,14 @@ public final class ClusterProcess implements AutoCloseable {
 
     /** Starts {@code cluster <args>} with {@code env} added to the primary's environment, without waiting. */
     public static ClusterProcess start(Map<String, String> env, String... args) throws IOException {
+        return start(env, null, List.of(args));
+    }
+
+    private static ClusterProcess start(Map<String, String> env, Ports.Reservation reserved, List<String> args)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of("cluster"));
-        command.addAll(List.of(args));
-        return new ClusterProcess(ServerProcess.start(env, List.of(), "dev.loanruntime.Main", command));
+        command.addAll(args);
+        return new ClusterProcess(ServerProcess.start(env, List.of(), "dev.loanruntime.Main", command), reserved);
     }
 
     /** Waits until the primary prints {@code cluster ready}; fails at once if it exits first. */
@@ -76,6 +93,11 @@ public final class ClusterProcess implements AutoCloseable {
 
     public long pid() {
         return primary.pid();
+    }
+
+    /** The port held for a cluster from {@link #ready}. */
+    public int port() {
+        return reserved.port();
     }
 
     public String output() {
@@ -120,5 +142,12 @@ public final class ClusterProcess implements AutoCloseable {
         primary.close();
         workers.forEach(w -> w.filter(h -> h.info().command().orElse("").endsWith("java"))
                 .ifPresent(ProcessHandle::destroyForcibly));
+        if (reserved != null) {
+            try {
+                reserved.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 }

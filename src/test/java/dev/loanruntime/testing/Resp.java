@@ -11,19 +11,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A few Redis commands over one short connection, for tests that must see a server the way an operator does
- * ({@code INFO}, {@code SENTINEL ...}) without going through the client under test. Replies are read whole: a
- * status or error line as its text ({@code +OK}, {@code -WRONGPASS ...}), an integer as {@link Long}, a bulk string
- * as {@link String}, an array as a {@link List}, nil as null. Blocks up to a second per reply.
+ * A few Redis commands over one short connection, outside the client under test: to see a server the way an
+ * operator does ({@code INFO}, {@code SENTINEL ...}), to check that it answers, to empty a database. Replies are read
+ * whole: a status or error line as its text ({@code +OK}, {@code -WRONGPASS ...}), an integer as {@link Long}, a bulk
+ * string as {@link String}, an array as a {@link List}, nil as null. Blocks up to a second per reply.
  */
 public final class Resp {
     private Resp() {
     }
 
     /** Logs in with {@code password} (when not null), then sends {@code commands}; their replies, in order. */
-    public static List<Object> call(int port, String password, List<List<String>> commands) throws IOException {
+    public static List<Object> call(String host, int port, String password, List<List<String>> commands)
+            throws IOException {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            socket.connect(new InetSocketAddress(host, port), 1000);
             socket.setSoTimeout(1000);
             OutputStream out = socket.getOutputStream();
             InputStream in = new BufferedInputStream(socket.getInputStream());
@@ -44,13 +45,23 @@ public final class Resp {
     }
 
     /** One command's reply. */
-    public static Object one(int port, String password, String... command) throws IOException {
-        return call(port, password, List.of(List.of(command))).get(0);
+    public static Object one(String host, int port, String password, String... command) throws IOException {
+        return call(host, port, password, List.of(List.of(command))).get(0);
+    }
+
+    /** Whether a Redis that needs no password answers PING there. */
+    public static boolean answers(String host, int port) {
+        try {
+            return "+PONG".equals(one(host, port, null, "PING"));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** {@code field:value} from an {@code INFO} section, or null. */
-    public static String info(int port, String password, String section, String field) throws IOException {
-        Object text = one(port, password, "INFO", section);
+    public static String info(String host, int port, String password, String section, String field)
+            throws IOException {
+        Object text = one(host, port, password, "INFO", section);
         for (String line : String.valueOf(text).split("\r\n")) {
             if (line.startsWith(field + ":")) {
                 return line.substring(field.length() + 1);

@@ -6,30 +6,30 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 import dev.loanruntime.store.StoreUri;
 
 /**
- * Gives a test class a real Redis database of its own ({@link Database}, a parameter of any test method or
- * lifecycle method). The server is {@code LOAN_TEST_REDIS} (e.g. {@code redis://127.0.0.1:6390}) when set, else a
+ * Gives a test class a real Redis database of its own: {@code @RegisterExtension static final TestRedis REDIS = new
+ * TestRedis();}, then {@code REDIS.database()} from any test or lifecycle method. The server is {@code LOAN_TEST_REDIS} (e.g. {@code redis://127.0.0.1:6390}) when set, else a
  * {@code redis-server} this test run starts once and stops at the end. Without either, the class is skipped with a
  * message that says so, except when {@code CI=true}: there a missing Redis fails the run.
  */
-public final class TestRedis implements BeforeAllCallback, ParameterResolver {
+public final class TestRedis implements BeforeAllCallback {
     /** Database 0 is left alone; each test class gets the next of 1..15 and empties it first. */
     private static final AtomicInteger NEXT_DATABASE = new AtomicInteger(1);
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(TestRedis.class);
+
+    private Database database;
 
     /** One logical database of the test Redis. */
     public record Database(StoreUri.Redis uri) {
         /** Removes every key of this database. */
         public void flush() throws IOException {
-            List<String> replies = RedisServer.command(uri.host(), uri.port(), "SELECT " + uri.database(), "FLUSHDB");
+            List<Object> replies = Resp.call(uri.host(), uri.port(), null,
+                    List.of(List.of("SELECT", Integer.toString(uri.database())), List.of("FLUSHDB")));
             if (!replies.equals(List.of("+OK", "+OK"))) {
                 throw new IOException("FLUSHDB failed: " + replies);
             }
@@ -44,20 +44,14 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
     @Override
     public void beforeAll(ExtensionContext context) throws IOException {
         StoreUri.Redis server = server(context);
-        int database = NEXT_DATABASE.getAndIncrement() % 15 + 1;
-        Database db = new Database(new StoreUri.Redis(server.host(), server.port(), database));
-        db.flush();
-        context.getStore(NAMESPACE).put(Database.class, db);
+        int number = NEXT_DATABASE.getAndIncrement() % 15 + 1;
+        database = new Database(new StoreUri.Redis(server.host(), server.port(), number));
+        database.flush();
     }
 
-    @Override
-    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == Database.class;
-    }
-
-    @Override
-    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return context.getStore(NAMESPACE).get(Database.class, Database.class);
+    /** The test class's database. */
+    public Database database() {
+        return database;
     }
 
     /**
@@ -69,24 +63,15 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
     }
 
     private static void assumeRedisServerInstalled(String context) {
-        if (RedisServer.binary().isPresent()) {
-            return;
-        }
-        String why = "no Redis for the tests: " + context + "redis-server is not on the PATH";
-        if ("true".equals(System.getenv("CI"))) {
-            throw new IllegalStateException(why + " (CI=true: Redis tests must run)");
-        }
-        String message = "SKIPPED: " + why + " (install redis-server or set LOAN_TEST_REDIS)";
-        // Surefire shows a class skipped in its set-up as 0 tests run: say it where the build log shows it.
-        System.err.println(message);
-        Assumptions.abort(message);
+        RedisProcess.require("redis-server", "no Redis for the tests: " + context,
+                "install redis-server or set LOAN_TEST_REDIS");
     }
 
     private static StoreUri.Redis server(ExtensionContext context) throws IOException {
         String configured = System.getenv("LOAN_TEST_REDIS");
         if (configured != null && !configured.isBlank()) {
             StoreUri.Redis uri = (StoreUri.Redis) StoreUri.parse(configured);
-            if (!RedisServer.answers(uri.host(), uri.port())) {
+            if (!Resp.answers(uri.host(), uri.port())) {
                 throw new IllegalStateException("LOAN_TEST_REDIS=" + configured + " does not answer PING");
             }
             return uri;
@@ -98,11 +83,11 @@ public final class TestRedis implements BeforeAllCallback, ParameterResolver {
     }
 
     /** The redis-server this test run started; JUnit closes it (kills it by PID) when the run ends. */
-    private record OwnedServer(RedisServer server, Path dir) implements ExtensionContext.Store.CloseableResource {
+    private record OwnedServer(RedisProcess server, Path dir) implements ExtensionContext.Store.CloseableResource {
         static OwnedServer start() {
             try {
                 Path dir = Files.createTempDirectory("loan-test-redis");
-                return new OwnedServer(RedisServer.start(dir, false), dir);
+                return new OwnedServer(RedisProcess.server(dir, null), dir);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start redis-server: " + e.getMessage(), e);
             }

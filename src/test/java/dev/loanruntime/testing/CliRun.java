@@ -1,4 +1,4 @@
-package dev.loanruntime.measure;
+package dev.loanruntime.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -7,11 +7,12 @@ import java.nio.charset.StandardCharsets;
 import dev.loanruntime.Main;
 
 /**
- * One run of the command line as a user starts it ({@link Main#run}), its exit code and what it printed. Swaps
- * {@code System.out} and {@code System.err} while it runs: call it from one test thread at a time.
+ * One run of the command line as a user starts it ({@link Main#run}), in this JVM: its exit code and what it
+ * printed, picocli's help and usage errors and the commands' own output alike. Swaps {@code System.out} and
+ * {@code System.err} while it runs: call it from one test thread at a time.
  */
-record CliRun(int code, String out, String err) {
-    static CliRun of(String... args) {
+public record CliRun(int code, String out, String err) {
+    public static CliRun of(String... args) {
         PrintStream out = System.out;
         PrintStream err = System.err;
         ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
