@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -215,11 +217,25 @@ public final class ServeOptions {
         return options.validate();
     }
 
-    /** These options with {@code changes} applied, e.g. {@code with("--port", "0", "--threads", "platform")}. */
+    /**
+     * These options with {@code changes} applied, e.g. {@code with("--port", "0", "--threads", "platform")}: the
+     * changes are parsed and checked together with the other values, and every option they do not name keeps its
+     * value as it is, not as its text reads back (a store's text leaves its password out).
+     */
     public ServeOptions with(String... changes) {
         List<String> args = new ArrayList<>(toArgs());
         args.addAll(List.of(changes));
         ServeOptions changed = parse(args.toArray(String[]::new));
+        Set<String> named = Arrays.stream(changes).map(c -> c.split("=", 2)[0]).collect(Collectors.toSet());
+        for (Field field : OPTIONS) {
+            if (Arrays.stream(field.getAnnotation(Option.class).names()).noneMatch(named::contains)) {
+                try {
+                    field.set(changed, field.get(this));
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException("cannot copy " + field.getName(), e);
+                }
+            }
+        }
         changed.workerId = workerId;
         return changed;
     }

@@ -49,6 +49,14 @@ class ServeOptionsTest {
     }
 
     @Test
+    void aWorkersOptionsKeepAStorePasswordThatTheStoresTextLeavesOut() {
+        ServeOptions options = ServeOptions.parse("--store", "redis://:s3cret@127.0.0.1:6379");
+        assertThat(options.store().toString(), not(org.hamcrest.Matchers.containsString("s3cret")));
+        assertThat(options.asWorker(2).store().environment().values(), org.hamcrest.Matchers.hasItem("s3cret"));
+        assertThat(options.with("--port", "0").store().environment(), is(options.store().environment()));
+    }
+
+    @Test
     void theCommandLineWithNothingSetGivesThePreset() {
         assertThat(ServeLine.parse(Map.of()), is(ServeOptions.defaults()));
     }
