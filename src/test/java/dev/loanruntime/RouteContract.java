@@ -133,6 +133,9 @@ abstract class RouteContract {
         assertThat(r.get("cryptoQueue").asInt(), is(4));
         assertThat(r.get("platformThreads").asInt(), is(threadModel() == ThreadModel.PLATFORM ? 8 : 0));
         assertThat(r.get("javaVersion").asText(), is(Runtime.version().toString()));
+        // the probe's thread is the model's kind of thread
+        assertThat(r.path("carrierDelay").path("thread").asText(), is(threadModel().label()));
+        assertThat(r.path("carrierDelay").path("resolutionMs").asDouble(), is(10.0));
     }
 
     @ParameterizedTest
@@ -216,7 +219,9 @@ abstract class RouteContract {
         assertThat(health.json().get("status").asText(), is("UP"));
         String metrics = http.get("/observe/metrics").body();
         for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter",
-                "loan_pinned_events", "loan_pinned_longest_ms", "loan_requests_total", "thread_count"}) {
+                "loan_pinned_events", "loan_pinned_longest_ms", "loan_requests_total", "thread_count",
+                "loan_carrier_delay_seconds{quantile=\"0.99\"", "loan_carrier_delay_seconds_count",
+                "loan_crypto_queue_wait_seconds{quantile=\"0.99\"", "loan_vthread_scheduler_queued"}) {
             assertThat(gauge + " missing from metrics", metrics.contains(gauge));
         }
         Http.Response none = http.get("/observe/metrics?name=no.such.meter");

@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -41,19 +42,26 @@ public final class CryptoPool implements AutoCloseable {
 
     private final Derivations derivations;
     private final Supplier<Points> points;
+    private final LongConsumer queueWaits;
     private final ThreadPoolExecutor executor;
     private final Semaphore slots;
     private final int threads;
     private final int queue;
 
     public CryptoPool(Derivations derivations, int threads, int queue) {
-        this(derivations, threads, queue, () -> Points.NONE);
+        this(derivations, threads, queue, () -> Points.NONE, wait -> { });
     }
 
-    /** A pool that tells each derivation's points to {@code points}, asked on the caller's thread. */
-    public CryptoPool(Derivations derivations, int threads, int queue, Supplier<Points> points) {
+    /**
+     * A pool that tells each derivation's points to {@code points}, asked on the caller's thread, and each one's wait
+     * in the queue (nanoseconds from its submission to its start) to {@code queueWaits}, on the pool thread that
+     * starts it.
+     */
+    public CryptoPool(Derivations derivations, int threads, int queue, Supplier<Points> points,
+                      LongConsumer queueWaits) {
         this.derivations = derivations;
         this.points = points;
+        this.queueWaits = queueWaits;
         this.threads = threads;
         this.queue = queue;
         // Admission is counted here, not by the executor's queue: a bounded queue (or a hand-off queue for 0) would
@@ -81,10 +89,12 @@ public final class CryptoPool implements AutoCloseable {
         // runs, so without the caller's claim its slot would be gone for good.
         AtomicBoolean claimed = new AtomicBoolean();
         Points stamps = points.get();
+        long submitted = System.nanoTime();
         FutureTask<byte[]> task = new FutureTask<>(() -> {
             if (!claimed.compareAndSet(false, true)) {
                 return null;            // its caller gave up first and gave the slot back
             }
+            queueWaits.accept(System.nanoTime() - submitted);
             stamps.cryptoStarted();
             try {
                 return derivations.derive(password, salt, cost);

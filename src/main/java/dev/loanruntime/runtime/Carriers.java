@@ -1,14 +1,10 @@
 package dev.loanruntime.runtime;
 
-import java.lang.management.ManagementFactory;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import javax.management.JMException;
-import javax.management.ObjectName;
 
 /**
  * Sets and checks the number of carrier threads that run every virtual thread.
@@ -20,7 +16,6 @@ import javax.management.ObjectName;
  */
 public final class Carriers {
     private static final String PREFIX = "jdk.virtualThreadScheduler.";
-    private static final String MXBEAN = "jdk.management:type=VirtualThreadScheduler";
 
     private Carriers() {
     }
@@ -38,7 +33,7 @@ public final class Carriers {
      * else the number of distinct carriers seen by a burst of busy virtual threads (a lower bound).
      */
     public static Observation observe(int expected) {
-        Optional<Integer> parallelism = mxBeanParallelism();
+        Optional<Integer> parallelism = VirtualThreadScheduler.now().map(VirtualThreadScheduler.Counts::parallelism);
         if (parallelism.isPresent()) {
             return new Observation(parallelism.get(), "VirtualThreadSchedulerMXBean");
         }
@@ -59,19 +54,6 @@ public final class Carriers {
                     + "maxPoolSize=" + expected + " -D" + PREFIX + "minRunnable=1");
         }
         return seen;
-    }
-
-    private static Optional<Integer> mxBeanParallelism() {
-        try {
-            ObjectName name = new ObjectName(MXBEAN);
-            var server = ManagementFactory.getPlatformMBeanServer();
-            if (!server.isRegistered(name)) {
-                return Optional.empty();
-            }
-            return Optional.of((Integer) server.getAttribute(name, "Parallelism"));
-        } catch (JMException | RuntimeException e) {
-            return Optional.empty();
-        }
     }
 
     private static int distinctCarriers(int threads) {

@@ -3,7 +3,9 @@ package dev.loanruntime.serve;
 import java.net.StandardSocketOptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.function.UnaryOperator;
@@ -17,6 +19,7 @@ import io.helidon.metrics.api.Meter;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.MetricsConfig;
 import io.helidon.metrics.api.MetricsFactory;
+import io.helidon.metrics.api.Tag;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.Handler;
@@ -40,11 +43,14 @@ import dev.loanruntime.loan.CatalogService;
 import dev.loanruntime.loan.LoanService;
 import dev.loanruntime.loan.MemberService;
 import dev.loanruntime.loan.SessionService;
+import dev.loanruntime.runtime.CarrierDelay;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
+import dev.loanruntime.runtime.LatencyWindows;
 import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.runtime.VirtualThreadScheduler;
 import dev.loanruntime.runtime.WrappedService;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.RequestPoints;
@@ -65,6 +71,8 @@ public final class LoanServer implements AutoCloseable {
     private final RuntimeService runtime;
     private final RequestHeadDeadline headDeadline;
     private final InFlight inFlight;
+    /** The carrier-delay monitor, or null with {@code --carrier-delay off}. */
+    private final CarrierDelay delay;
     private final RouteIndex routes;
     /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
     private final MeterRegistry registry = MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
@@ -74,15 +82,18 @@ public final class LoanServer implements AutoCloseable {
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         ClientDisconnects.quiet();
         this.store = options.store().open(options.storeReplicas());
+        this.delay = options.carrierDelay() == Recording.ON
+                ? CarrierDelay.start(options.threads(), options.carrierDelayResolution())
+                : null;
         int maxRunning = options.maxDerivations() > 0
                 ? options.maxDerivations()
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
         Derivations derivations = new Derivations(hasher, maxRunning, options.cryptoQueue());
         this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue(),
-                RequestStamps::current);
+                RequestStamps::current, delay != null ? delay.queueWaits() : wait -> { });
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
         this.inFlight = new InFlight();
-        this.runtime = new RuntimeService(options, carriers, pool, inFlight);
+        this.runtime = new RuntimeService(options, carriers, pool, inFlight, delay);
 
         WebServerConfig.Builder builder = WebServer.builder()
                 .config(config.get("server"))
@@ -223,6 +234,9 @@ public final class LoanServer implements AutoCloseable {
         }
         store.close();
         headDeadline.close();
+        if (delay != null) {
+            delay.close();
+        }
         gauges.forEach(registry::remove);
     }
 
@@ -263,6 +277,35 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.pinned.longest.ms", () -> pinned(Pinning.Snapshot::longestMs));
         gauges.add(registry.getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
                 .description("requests handled (Helidon's requests.count is not kept: see MetricsEndpoint)")));
+        summary("loan.carrier.delay.seconds", "how late the carrier-delay probe woke: the time ready work waited for "
+                + "a thread, over the last 10 s (quantile 1: the largest)", () -> runtime.carrierDelay().last10s());
+        summary("loan.crypto.queue.wait.seconds", "how long derivations waited in the crypto pool's queue, over the "
+                + "last 10 s (quantile 1: the largest)", () -> runtime.cryptoQueueWait().last10s());
+        gauge("loan.vthread.scheduler.queued", () -> scheduler(VirtualThreadScheduler.Counts::queued));
+        gauge("loan.vthread.scheduler.mounted", () -> scheduler(VirtualThreadScheduler.Counts::mounted));
+    }
+
+    /**
+     * A summary of the last 10 s as gauges: NAME{quantile="0.5"|"0.99"|"1"} and NAME.count, each NaN while the
+     * monitor is off or has no value (not 0: nothing measured is not "no delay").
+     */
+    private void summary(String name, String description, Supplier<LatencyWindows.Summary> last10s) {
+        Map<String, Function<LatencyWindows.Summary, Double>> quantiles = Map.of("0.5", LatencyWindows.Summary::p50Ms,
+                "0.99", LatencyWindows.Summary::p99Ms, "1", LatencyWindows.Summary::maxMs);
+        quantiles.forEach((quantile, figure) -> gauges.add(registry.getOrCreate(Gauge.builder(name, () -> {
+            LatencyWindows.Summary s = last10s.get();
+            return s == null ? Double.NaN : LatencyWindows.Summary.seconds(figure.apply(s));
+        }).description(description).tags(List.of(Tag.create("quantile", quantile))))));
+        gauge(name + ".count", () -> {
+            LatencyWindows.Summary s = last10s.get();
+            return s == null ? Double.NaN : s.count();
+        });
+    }
+
+    /** A count of the JDK's scheduler while the monitor runs on JDK 24+, else NaN. */
+    private double scheduler(ToDoubleFunction<VirtualThreadScheduler.Counts> figure) {
+        VirtualThreadScheduler.Counts counts = runtime.carrierDelay().scheduler();
+        return counts == null ? Double.NaN : figure.applyAsDouble(counts);
     }
 
     /** A figure of the pin watch, or NaN while none runs (--pin-watch off): not watching is not "nothing pinned". */

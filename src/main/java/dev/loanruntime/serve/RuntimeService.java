@@ -9,6 +9,7 @@ import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.http.Json;
 import dev.loanruntime.http.Routes;
+import dev.loanruntime.runtime.CarrierDelay;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.Pinning;
@@ -20,12 +21,16 @@ public final class RuntimeService implements HttpService {
     private final Carriers.Observation carriers;
     private final CryptoPool pool;
     private final InFlight inFlight;
+    private final CarrierDelay delay;
 
-    public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, InFlight inFlight) {
+    /** {@code delay}: the carrier-delay monitor, or null when it is off. */
+    public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, InFlight inFlight,
+                          CarrierDelay delay) {
         this.options = options;
         this.carriers = carriers;
         this.pool = pool;
         this.inFlight = inFlight;
+        this.delay = delay;
     }
 
     @Override
@@ -35,6 +40,16 @@ public final class RuntimeService implements HttpService {
 
     private void runtimeHandler(ServerRequest req, ServerResponse res) {
         Json.send(res, report());
+    }
+
+    /** The carrier delay as of its last window, or {@link CarrierDelay.Report#OFF}. Any thread. */
+    public CarrierDelay.Report carrierDelay() {
+        return delay == null ? CarrierDelay.Report.OFF : delay.report();
+    }
+
+    /** The crypto pool's queue wait as of its last window, or {@link CarrierDelay.QueueReport#OFF}. Any thread. */
+    public CarrierDelay.QueueReport cryptoQueueWait() {
+        return delay == null ? CarrierDelay.QueueReport.OFF : delay.queueReport();
     }
 
     /** A snapshot; safe from any thread. */
@@ -58,6 +73,8 @@ public final class RuntimeService implements HttpService {
                 derivations.workspaceBytes(),
                 inFlight.current(),
                 Pinning.snapshot(),
+                carrierDelay(),
+                cryptoQueueWait(),
                 Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / (1024 * 1024));
@@ -69,6 +86,8 @@ public final class RuntimeService implements HttpService {
      * {@code scryptWorkspaceBytes} are the working buffers the derivation permits keep ({@code reuse} only);
      * {@code pinned} counts the virtual threads that parked while pinned to their carrier, since {@code serve} began
      * watching ({@code watching} is false with {@code --pin-watch off}, and in a server started without {@code serve}).
+     * {@code carrierDelay} is how late ready work got to run and {@code cryptoQueueWait} how long derivations waited
+     * for a crypto thread, since the start and over the last 10 s ({@code on} false with {@code --carrier-delay off}).
      */
     public record Report(long pid,
                          int workerId,
@@ -88,6 +107,8 @@ public final class RuntimeService implements HttpService {
                          long scryptWorkspaceBytes,
                          int requestsInFlight,
                          Pinning.Snapshot pinned,
+                         CarrierDelay.Report carrierDelay,
+                         CarrierDelay.QueueReport cryptoQueueWait,
                          String javaVersion,
                          int cores,
                          long maxHeapMiB) {

@@ -146,6 +146,21 @@ public final class ServeOptions {
                     + "(docs/pinning.md) (default: ${DEFAULT-VALUE}).")
     private Recording pinWatch;
 
+    // On: the one figure that says "the carriers are starved" before the users do; experiment 12 measures its cost.
+    @Option(names = "--carrier-delay", defaultValue = "on", paramLabel = "on|off", converter = RecordingConverter.class,
+            description = "Measure how late ready work gets to run: a probe thread (virtual, or platform with "
+                    + "--threads platform) sleeps --carrier-delay-resolution and records how late it wakes, shown "
+                    + "with the crypto pool's queue wait in /runtime, /observe/metrics and JFR; off runs no probe "
+                    + "(docs/carrier-delay.md) (default: ${DEFAULT-VALUE}).")
+    private Recording carrierDelay;
+
+    @Option(names = "--carrier-delay-resolution", defaultValue = "10ms", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "How long the carrier-delay probe sleeps between samples, as Node's monitorEventLoopDelay "
+                    + "resolution (default: ${DEFAULT-VALUE}).")
+    @Range(min = 1, max = 1000)
+    private Duration carrierDelayResolution;
+
     // Off: a server that pins by design would log a line per request.
     @Option(names = "--log-pinned", defaultValue = "off", paramLabel = "off|DURATION",
             converter = LogThresholdConverter.class,
@@ -351,6 +366,14 @@ public final class ServeOptions {
 
     public Recording pinWatch() {
         return pinWatch;
+    }
+
+    public Recording carrierDelay() {
+        return carrierDelay;
+    }
+
+    public Duration carrierDelayResolution() {
+        return carrierDelayResolution;
     }
 
     public LogThreshold logPinned() {

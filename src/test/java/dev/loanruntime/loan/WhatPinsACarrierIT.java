@@ -1,14 +1,11 @@
 package dev.loanruntime.loan;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 
@@ -21,6 +18,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.Jcmd;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
@@ -147,15 +145,7 @@ class WhatPinsACarrierIT {
                     .until(() -> !client.get("/runtime").json().path("pinned").path("watching").asBoolean());
             assertThat(client.get("/observe/metrics").body(),
                     containsString("loan_pinned_events{scope=\"application\",} NaN"));
-            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(unwatched.pid()), "JFR.check").redirectErrorStream(true).start();
-            try {
-                String recordings = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-                assertThat(recordings, jcmd.waitFor(30, TimeUnit.SECONDS) && jcmd.exitValue() == 0, is(true));
-                assertThat(recordings, containsString("No available recordings"));
-            } finally {
-                jcmd.destroyForcibly();
-            }
+            assertThat(Jcmd.run(unwatched.pid(), "JFR.check"), containsString("No available recordings"));
         }
     }
 

@@ -38,7 +38,7 @@ public final class SpinningHasherServer {
     }
 
     /** {@code stages}: {@code on}, {@code off}, or {@code default} (what a plain {@code serve} does). */
-    static List<String> args(int carriers, String threads, long spinMillis, String stages) {
+    public static List<String> args(int carriers, String threads, long spinMillis, String stages) {
         return List.of(Integer.toString(carriers), threads, Long.toString(spinMillis), stages);
     }
 

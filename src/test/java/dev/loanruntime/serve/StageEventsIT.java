@@ -5,22 +5,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.loanruntime.stages.Stages;
+import dev.loanruntime.testing.Jcmd;
 import dev.loanruntime.testing.ServerProcess;
 
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
@@ -110,19 +107,6 @@ class StageEventsIT {
     /** The events of {@code jcmd PID JFR.dump}, or null when the server runs no recording yet. */
     private static List<RecordedEvent> dumpIfRecording(ServerProcess server, Path file, String... options)
             throws Exception {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        List<String> command = new ArrayList<>(List.of(jcmd.toString(), Long.toString(server.pid()),
-                "JFR.dump", "filename=" + file));
-        command.addAll(List.of(options));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        if (!p.waitFor(30, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("jcmd did not finish: " + out);
-        }
-        if (!Files.exists(file)) {
-            return null;
-        }
-        return RecordingFile.readAllEvents(file);
+        return Jcmd.dump(server.pid(), file, options);
     }
 }

@@ -1,0 +1,170 @@
+package dev.loanruntime.runtime;
+
+import java.time.Duration;
+import java.util.function.LongConsumer;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/**
+ * The carrier delay: how late ready work gets to run, always on. A probe thread sleeps one resolution interval (10 ms
+ * by default, as Node's {@code monitorEventLoopDelay}) and records how late it woke, from the instant its sleep was
+ * due, in {@link LatencyWindows} (with the samples a stall swallowed filled in). In the virtual-thread models the probe
+ * is a virtual thread, so its lateness is timer slack plus the time a ready virtual thread waits for a carrier: all
+ * carriers held by work that does not park show here as the length of that work. Under {@code --threads platform} it
+ * is a platform thread, and its lateness is the OS scheduler's delay, the same question for that model.
+ *
+ * <p>Beside it the crypto pool's queue wait (a derivation's submit to its start), the counterpart of libuv's pool
+ * queue; and on JDK 24+ the scheduler's own queued and mounted counts. The probe rolls both windows once a second and
+ * then commits one {@code dev.loanruntime.CarrierDelay} JFR event. One monitor per server; {@link #close()} stops its
+ * probe. {@link #report()} is safe from any thread and never blocks.
+ */
+public final class CarrierDelay implements AutoCloseable {
+    private static final System.Logger LOGGER = System.getLogger(CarrierDelay.class.getName());
+    /** The probe's thread name. */
+    public static final String PROBE = "carrier-delay-probe";
+
+    private final ThreadModel model;
+    private final long resolution;
+    private final LatencyWindows delays = new LatencyWindows();
+    private final LatencyWindows queueWaits = new LatencyWindows();
+    private final Thread probe;
+    private volatile boolean closed;
+
+    private CarrierDelay(ThreadModel model, Duration resolution) {
+        this.model = model;
+        this.resolution = resolution.toNanos();
+        Thread.Builder builder = model == ThreadModel.PLATFORM ? Thread.ofPlatform().daemon() : Thread.ofVirtual();
+        this.probe = builder.name(PROBE).unstarted(this::run);
+    }
+
+    /**
+     * Starts a probe of {@code model}'s kind of thread, sleeping {@code resolution} at a time; returns at once. The
+     * probe needs no carrier before its first wake, so a server may start it before it listens.
+     */
+    public static CarrierDelay start(ThreadModel model, Duration resolution) {
+        CarrierDelay monitor = new CarrierDelay(model, resolution);
+        monitor.probe.start();
+        return monitor;
+    }
+
+    /** Where the crypto pool tells each derivation's queue wait (ns, on the pool thread that starts it). */
+    public LongConsumer queueWaits() {
+        return queueWaits::record;
+    }
+
+    /** On the probe thread: sleep, record the lateness, roll once a window, until closed. */
+    private void run() {
+        long nextRoll = System.nanoTime() + LatencyWindows.WINDOW_NANOS;
+        while (!closed) {
+            long due = System.nanoTime() + resolution;
+            try {
+                Thread.sleep(Duration.ofNanos(resolution));
+            } catch (InterruptedException e) {
+                return;     // closed
+            }
+            long woke = System.nanoTime();
+            delays.recordLateness(woke - due, resolution);
+            if (woke - nextRoll >= 0) {
+                roll();
+                // a fixed cadence, unless the probe was held past a whole window
+                nextRoll = Math.max(nextRoll + LatencyWindows.WINDOW_NANOS, woke + LatencyWindows.WINDOW_NANOS / 2);
+            }
+        }
+    }
+
+    private void roll() {
+        delays.roll();
+        queueWaits.roll();
+        WindowEvent event = new WindowEvent();
+        if (event.isEnabled()) {
+            LatencyWindows.Summary d = delays.figures().lastWindow();
+            LatencyWindows.Summary q = queueWaits.figures().lastWindow();
+            event.resolution = resolution;
+            event.samples = d.count();
+            event.p50 = nanos(d.p50Ms());
+            event.p99 = nanos(d.p99Ms());
+            event.max = nanos(d.maxMs());
+            event.cryptoQueueWaits = q.count();
+            event.cryptoQueueWaitP99 = nanos(q.p99Ms());
+            event.cryptoQueueWaitMax = nanos(q.maxMs());
+            event.commit();
+        }
+    }
+
+    private static long nanos(Double ms) {
+        return ms == null ? 0 : Math.round(ms * 1e6);
+    }
+
+    /** The monitor's figures now (as of the last window). Any thread. */
+    public Report report() {
+        return new Report(true, model == ThreadModel.PLATFORM ? "platform" : "virtual", resolution / 1e6,
+                delays.figures().sinceStart(), delays.figures().last10s(), VirtualThreadScheduler.now().orElse(null));
+    }
+
+    /** The crypto pool's queue waits (as of the last window). Any thread. */
+    public QueueReport queueReport() {
+        return new QueueReport(true, queueWaits.figures().sinceStart(), queueWaits.figures().last10s());
+    }
+
+    /** Stops the probe; its figures stay as they were. */
+    @Override
+    public void close() {
+        closed = true;
+        probe.interrupt();
+        try {
+            probe.join(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (probe.isAlive()) {
+            LOGGER.log(System.Logger.Level.WARNING, "the carrier-delay probe did not stop within 2 s");
+        }
+    }
+
+    /**
+     * The carrier delay as {@code /runtime} shows it (the Node.js and Netty peers answer the same shape): whether a
+     * probe runs, its kind of thread ({@code virtual}, {@code platform}; the peers' {@code event-loop}), its
+     * resolution, its lateness since the start and over the last 10 s, and the JDK scheduler's counts (JDK 24+,
+     * else null). With the monitor off: {@code on} false and everything else null.
+     */
+    public record Report(boolean on, String thread, Double resolutionMs, LatencyWindows.Summary sinceStart,
+                         LatencyWindows.Summary last10s, VirtualThreadScheduler.Counts scheduler) {
+        public static final Report OFF = new Report(false, null, null, null, null, null);
+    }
+
+    /** The crypto pool's queue wait, submit to start, as {@code /runtime} shows it; {@code on} false with the monitor off. */
+    public record QueueReport(boolean on, LatencyWindows.Summary sinceStart, LatencyWindows.Summary last10s) {
+        public static final QueueReport OFF = new QueueReport(false, null, null);
+    }
+
+    @Name("dev.loanruntime.CarrierDelay")
+    @Label("Carrier Delay")
+    @Category("loan-runtime")
+    @Description("One second of the carrier-delay probe: how late it woke (the time ready work waited for a thread to "
+            + "run it), and the crypto pool's queue wait")
+    @StackTrace(false)
+    static final class WindowEvent extends Event {
+        @Label("Resolution") @Timespan
+        long resolution;
+        @Label("Samples")
+        long samples;
+        @Label("Delay p50") @Timespan
+        long p50;
+        @Label("Delay p99") @Timespan
+        long p99;
+        @Label("Delay Max") @Timespan
+        long max;
+        @Label("Crypto Queue Waits")
+        long cryptoQueueWaits;
+        @Label("Crypto Queue Wait p99") @Timespan
+        long cryptoQueueWaitP99;
+        @Label("Crypto Queue Wait Max") @Timespan
+        long cryptoQueueWaitMax;
+    }
+}
