@@ -39,6 +39,7 @@
 #   use_jdk                        export JAVA_HOME=$(find_jdk), JAVA=$JAVA_HOME/bin/java (init.sh calls it)
 #   java_major JAVA                the feature version of a java binary (17, 21, 25)
 #   build_once                     mvn package when target/loan-runtime.jar is missing or older than the sources
+#   netty_libs                     the Netty peer's libraries in target/netty-libs (experiments/peers/netty/pom.xml)
 #   loan_runtime ARG...            java -jar target/loan-runtime.jar ARG...
 # lines.sh    the status lines servers and primaries print (their Java side: protocol/StatusLines)
 #   LINE_SERVING, LINE_CLUSTER_READY, LINE_STANDING_BY, LINE_RESTART_DONE, LINE_REPLACED   regexes for await_line
@@ -50,7 +51,7 @@
 #   restarts_done LOG, restart_steps LOG   rolling restarts done; workers they replaced
 # servers.sh  servers, clusters, peers, Redis, HAProxy
 #   start_server LOG [--cpu C] [--jvm F]... OPTION...   `serve --port 0`; sets SERVER_PID, SERVER_URL
-#   start_peer bare|node LOG [--cpu C] [--jvm F]... [ENV=V]...   a peer of experiments/peers/, the same way
+#   start_peer bare|node|netty LOG [--cpu C] [--jvm F]... [ARG]...   a peer of experiments/peers/, the same way
 #   stop_server PID [SIG]          stop a server: SIG (TERM), SIGKILL after 15 s
 #   start_cluster LOG [--jvm F]... OPTION...   `cluster`, up to "cluster ready"; sets PRIMARY, CLUSTER_LOG
 #   stop_cluster                   SIGTERM to the primary (SIGKILL after 30 s)

@@ -61,6 +61,19 @@ build_once() {
   fi
 }
 
+# netty_libs: copies the Netty peer's libraries (experiments/peers/netty/pom.xml) into target/netty-libs/ when they are
+# missing or older than that pom; otherwise does nothing. Netty is the experiments' dependency, not the server's.
+NETTY_LIBS=target/netty-libs
+netty_libs() {
+  local pom=experiments/peers/netty/pom.xml
+  if [ ! -f "$NETTY_LIBS/.copied" ] || [ "$pom" -nt "$NETTY_LIBS/.copied" ]; then
+    echo "copying Netty's libraries into $NETTY_LIBS ..."
+    rm -rf "$NETTY_LIBS"
+    PATH="$JAVA_HOME/bin:$PATH" mvn -q -B -ntp -f "$pom" package
+    touch "$NETTY_LIBS/.copied"
+  fi
+}
+
 # loan_runtime ARG...: runs the project's command line (java -jar $JAR ARG...) in the foreground.
 loan_runtime() {
   "$JAVA" -jar "$JAR" "$@"

@@ -51,9 +51,11 @@ start_server() {
   _await_serving "$log"
 }
 
-# start_peer bare|node LOG [--cpu CPUS] [--jvm FLAG]... [NAME=VALUE...]: starts a peer of experiments/peers/ on port
+# start_peer bare|node|netty LOG [--cpu CPUS] [--jvm FLAG]... [ARG...]: starts a peer of experiments/peers/ on port
 # 0, like start_server: bare is BareHelidon.java (the same bytes from byte arrays, on the project's Helidon; the
-# FLAGs go to its JVM), node is loan-peer.js (the NAME=VALUEs go to its environment, e.g. UV_THREADPOOL_SIZE=2).
+# FLAGs go to its JVM), node is loan-peer.js (each ARG is NAME=VALUE for its environment, e.g. UV_THREADPOOL_SIZE=2),
+# netty is NettyPeer.java (Netty 4.2 on event loops, from target/netty-libs, which netty_libs makes; the FLAGs go to its
+# JVM, the ARGs to the peer, e.g. --loops 2).
 start_peer() {
   local kind=$1 log=$2
   shift 2
@@ -63,7 +65,10 @@ start_peer() {
     bare) start_bg "$log" "${_PREFIX[@]}" "$JAVA" "${_JVM[@]}" -cp "$JAR:target/libs/*" \
          experiments/peers/BareHelidon.java 0 ;;
     node) start_bg "$log" "${_PREFIX[@]}" env "$@" node experiments/peers/loan-peer.js --port 0 ;;
-    *) echo "start_peer: unknown peer '$kind' (bare or node)" >&2; exit 2 ;;
+    netty) netty_libs
+      start_bg "$log" "${_PREFIX[@]}" "$JAVA" --enable-native-access=ALL-UNNAMED "${_JVM[@]}" \
+        -cp "$NETTY_LIBS/*:$JAR:target/libs/*" experiments/peers/NettyPeer.java --port 0 "$@" ;;
+    *) echo "start_peer: unknown peer '$kind' (bare, node or netty)" >&2; exit 2 ;;
   esac
   _await_serving "$log"
 }
@@ -111,7 +116,7 @@ kill_logged_pids() {
   [ -f "$1" ] || return 0
   while read -r pid; do
     if is_running "$pid" && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null \
-        | grep -q 'loan-runtime\|loan-peer\|BareHelidon'; then
+        | grep -q 'loan-runtime\|loan-peer\|BareHelidon\|NettyPeer'; then
       kill -KILL "$pid" 2>/dev/null || true
     fi
   done < <(grep -o 'pid=[0-9]*' "$1" | cut -d= -f2 | sort -un)

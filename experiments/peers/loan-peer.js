@@ -2,14 +2,19 @@
 // The Node.js peer of the loan service for experiments/bench.sh: the same routes and the same JSON bodies. Every
 // answer is framed as the lesson's single-process server frames it (no Date header, the content type set before
 // writeHead, the body in one chunk, Node's default keep-alive of 5 s), so that /books costs what the lesson's costs.
-//   node experiments/peers/loan-peer.js [--port P] [--cluster N]
+//   node experiments/peers/loan-peer.js [--port P] [--cluster N] [--resolution-ms MS]
 // Single process by default; --cluster N forks N workers on one port and forks a new one for each that exits.
-// Heavy work runs on libuv's pool (UV_THREADPOOL_SIZE, default 4), like the loan service's crypto pool.
+// /member/verify-pooled derives on libuv's pool (UV_THREADPOOL_SIZE, default 4), like the loan service's crypto pool;
+// /member/verify-blocking with scryptSync, on the event loop, as the lesson's first server does.
+// /runtime reports the event loop's delay in the loan service's shape (carrierDelay): a timer every --resolution-ms
+// (10, Node's default) records how late it fired, the samples a stall swallowed filled in, as the loan service's
+// probe does; and, beside it, Node's own monitorEventLoopDelay at the same resolution (eventLoopDelay).
 // Prints one start-up line per serving process: "loan-peer serving pid=... address=http://127.0.0.1:P ...".
 "use strict";
 const cluster = require("node:cluster");
 const http = require("node:http");
 const crypto = require("node:crypto");
+const { createHistogram, monitorEventLoopDelay } = require("node:perf_hooks");
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -18,6 +23,7 @@ const option = (name, fallback) => {
 };
 const port = option("--port", 0);
 const workers = option("--cluster", 0);
+const resolutionMs = option("--resolution-ms", 10);
 
 // The loan service's bytes, so both sides write and parse the same amount.
 const BOOKS = Buffer.from(JSON.stringify({
@@ -32,8 +38,63 @@ function send(res, status, body) {
   res.writeHead(status).end(body);
 }
 
+// The loan service's LatencyWindows: a histogram since the start and one per second, the last 10 of them summed.
+function latencyWindows() {
+  const sinceStart = createHistogram();
+  let current = createHistogram();
+  const last = [];
+  const summary = (h) => h.count === 0 ? { count: 0, p50Ms: null, p99Ms: null, maxMs: null }
+    : { count: h.count, p50Ms: ms(h.percentile(50)), p99Ms: ms(h.percentile(99)), maxMs: ms(h.max) };
+  return {
+    record: (nanos) => current.record(Math.max(1, Math.round(nanos))),
+    roll() {
+      sinceStart.add(current);
+      last.push(current);
+      if (last.length > 10) last.shift();
+      current = createHistogram();
+    },
+    figures() {
+      const sum = createHistogram();
+      for (const h of last) sum.add(h);
+      return { sinceStart: summary(sinceStart), last10s: summary(sum) };
+    },
+  };
+}
+// nanoseconds in milliseconds, to the microsecond
+const ms = (nanos) => Math.round(nanos / 1000) / 1000;
+
+// The loan service's carrier-delay probe on the event loop: sleep one resolution, record how late the timer fired,
+// from the instant it was due, and one more sample for each interval a stall swallowed; roll the windows each second.
+function delayProbe() {
+  const interval = resolutionMs * 1e6;
+  const windows = latencyWindows();
+  let nextRoll = performance.now() + 1000;
+  let due = 0n;
+  const tick = () => {
+    const late = Math.max(0, Number(process.hrtime.bigint() - due));
+    windows.record(late);
+    for (let missing = late - interval; missing >= interval; missing -= interval) windows.record(missing);
+    if (performance.now() >= nextRoll) {
+      windows.roll();
+      nextRoll = Math.max(nextRoll + 1000, performance.now() + 500);
+    }
+    arm();
+  };
+  const arm = () => {
+    due = process.hrtime.bigint() + BigInt(interval);
+    setTimeout(tick, resolutionMs).unref();
+  };
+  arm();
+  return windows;
+}
+
 function serve() {
   let derivationsRunning = 0; // handed to the pool and not yet called back
+  const delays = delayProbe();
+  const nodeDelay = monitorEventLoopDelay({ resolution: resolutionMs });
+  nodeDelay.enable();
+  // Node's own histogram holds the time between its timer's callbacks: less the resolution, it is the lateness too
+  const late = (nanos) => ms(Math.max(0, nanos - resolutionMs * 1e6));
   const server = http.createServer((req, res) => {
     res.sendDate = false;
     res.setHeader("content-type", JSON_TYPE);
@@ -50,6 +111,10 @@ function serve() {
         }
         return setTimeout(() => send(res, 200, JSON.stringify({ waitedMs: ms })), ms);
       }
+      case "/member/verify-blocking": {
+        const key = crypto.scryptSync("password", "salt", 32, COST);
+        return send(res, 200, JSON.stringify({ digest: key.toString("hex").slice(0, 16), path: url.pathname }));
+      }
       case "/member/verify-pooled":
         derivationsRunning++;
         return crypto.scrypt("password", "salt", 32, COST, (err, key) => {
@@ -65,6 +130,10 @@ function serve() {
           nodeVersion: process.version,
           threadpool: Number(process.env.UV_THREADPOOL_SIZE || 4),
           derivationsRunning,
+          carrierDelay: { on: true, thread: "event-loop", resolutionMs, ...delays.figures(), scheduler: null },
+          eventLoopDelay: { source: "monitorEventLoopDelay, less the resolution", resolutionMs,
+            count: nodeDelay.count, p50Ms: late(nodeDelay.percentile(50)), p99Ms: late(nodeDelay.percentile(99)),
+            maxMs: late(nodeDelay.max) },
         }));
       default:
         return send(res, 404, JSON.stringify({ error: "route_not_found", message: "no route " + url.pathname }));

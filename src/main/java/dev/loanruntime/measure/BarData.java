@@ -59,4 +59,17 @@ record BarData(List<String> categories, List<Series> series) {
         }
         return new BarData(names, all);
     }
+
+    /** These data, when {@code log} is false or every value is above 0 (a logarithmic axis has no 0); else an error. */
+    BarData checkedForLog(boolean log, Path source) {
+        for (Series s : series) {
+            for (double v : s.values()) {
+                if (log && !(v > 0)) {
+                    throw new IllegalArgumentException(source + ": series '" + s.label() + "' has the value " + v
+                            + ", which a logarithmic axis (--log) cannot show: every value must be above 0");
+                }
+            }
+        }
+        return this;
+    }
 }

@@ -126,14 +126,16 @@ public final class ChartCommand implements Runnable {
         @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT", description = "Category axis label.") String xLabel;
         @Option(names = "--y-label", defaultValue = "count", paramLabel = "TEXT", description = "Value axis label, with its unit.") String yLabel;
         @Option(names = "--stacked", description = "Stack the series' bars instead of placing them side by side.") boolean stacked;
+        @Option(names = "--log", description = "A logarithmic value axis, for values that span several powers of ten "
+                + "(every value must be above 0).") boolean log;
         @Option(names = "--mark", paramLabel = "Y", description = "Draw a horizontal line at Y.") Double mark;
         @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
         @Parameters(paramLabel = "BARS_JSON") Path file;
 
         @Override
         public Integer call() {
-            BarData data = chart.orUsage(() -> BarData.of(Results.read(file), file));
-            return chart.draw(out -> Charts.bars(out, title, xLabel, yLabel, data, stacked, mark, markLabel));
+            BarData data = chart.orUsage(() -> BarData.of(Results.read(file), file).checkedForLog(log, file));
+            return chart.draw(out -> Charts.bars(out, title, xLabel, yLabel, data, stacked, log, mark, markLabel));
         }
     }
 

@@ -134,7 +134,7 @@ final class Charts {
      * Bars by category, one colour per series, side by side or stacked, each labelled with its value; an optional
      * horizontal line at {@code markY} (e.g. the count every worker would have if the load were even).
      */
-    static void bars(Path out, String title, String xLabel, String yLabel, BarData data, boolean stacked,
+    static void bars(Path out, String title, String xLabel, String yLabel, BarData data, boolean stacked, boolean log,
                      Double markY, String markLabel) {
         DefaultCategoryDataset dataset = new DefaultCategoryDataset();
         for (BarData.Series s : data.series()) {
@@ -152,9 +152,22 @@ final class Charts {
         }
         CategoryAxis x = new CategoryAxis(xLabel);
         x.setLabelFont(AXIS);
-        NumberAxis y = new NumberAxis(yLabel);
+        ValueAxis y;
+        if (log) {
+            double smallest = data.series().stream().flatMap(s -> s.values().stream()).mapToDouble(v -> v).min()
+                    .orElse(1);
+            LogarithmicAxis logAxis = new LogarithmicAxis(yLabel);
+            // bars rise from below the smallest value, not from 0, which a logarithmic axis does not have
+            renderer.setBase(smallest / 2);
+            renderer.setIncludeBaseInRange(true);
+            logAxis.setUpperMargin(0.25);
+            y = logAxis;
+        } else {
+            NumberAxis linear = new NumberAxis(yLabel);
+            linear.setUpperMargin(0.12); // room for the value labels above the tallest bar
+            y = linear;
+        }
         y.setLabelFont(AXIS);
-        y.setUpperMargin(0.12); // room for the value labels above the tallest bar
         CategoryPlot plot = new CategoryPlot(dataset, x, y, renderer);
         if (markY != null) {
             plot.addRangeMarker(mark(markY, markLabel, RectangleAnchor.TOP_LEFT, TextAnchor.BOTTOM_LEFT));

@@ -73,6 +73,31 @@ class BarChartTest {
     }
 
     @Test
+    void aLogarithmicAxisShowsBarsFromAFractionOfAMillisecondToSeconds() throws IOException {
+        Path data = json("delay.json", """
+                {"categories": ["inline", "pooled"],
+                 "series": [{"label": "p99 ms", "values": [1200, 0.4]}, {"label": "light p99 ms", "values": [1100, 3]}]}""");
+        Path png = dir.resolve("delay.png");
+
+        CliRun r = CliRun.of("chart", "bars", "--log", "--out", png.toString(), data.toString());
+
+        assertThat(r.err(), r.code(), is(0));
+        BufferedImage image = ImageIO.read(png.toFile());
+        // the smallest bar still rises from below it: on a linear axis 0.4 of 1200 would be under a pixel
+        assertThat("first series", pixels(image, Charts.LIGHT), greaterThan(10_000L));
+        assertThat("second series", pixels(image, Charts.HEAVY), greaterThan(10_000L));
+    }
+
+    @Test
+    void aZeroOnALogarithmicAxisIsAUsageErrorNamingIt() throws IOException {
+        Path data = json("zero.json", """
+                {"categories": ["a"], "series": [{"label": "n", "values": [0]}]}""");
+        CliRun r = CliRun.of("chart", "bars", "--log", "--out", dir.resolve("zero.png").toString(), data.toString());
+        assertThat(r.code(), is(2));
+        assertThat(r.err(), containsString("series 'n' has the value 0.0"));
+    }
+
+    @Test
     void dataThatDoesNotFitItsCategoriesIsAUsageErrorNamingTheValue() throws IOException {
         Path png = dir.resolve("bad.png");
         Path shortSeries = json("short.json", """
