@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the server costs per request beside bare Helidon: GET /books on kept-alive connections, `serve` (the default:
-# stages off, pin watch on), `serve --pin-watch off` and `serve --stages on`, each against the bare Helidon peer
+# stages off, pin watch and carrier-delay probe on), `serve --pin-watch off`, `serve --carrier-delay off` and
+# `serve --stages on`, each against the bare Helidon peer
 # (experiments/peers/BareHelidon.java: the same bytes, no project code), servers on CPU 0, clients on CPU 1.
 #
 # Throughput on a shared VM drifts by a factor of two within minutes, so a pair runs two servers at the same time,
@@ -39,7 +40,7 @@ if [ "$(nproc)" -lt 2 ]; then
   exit 1
 fi
 begin_experiment 12-stage-cost \
-  "How much more CPU per /books request do serve, its pin watch and its stages take than bare Helidon?"
+  "How much more CPU per /books request do serve, its pin watch, its carrier-delay probe and its stages take than bare Helidon?"
 TICK_US=$((1000000 / $(getconf CLK_TCK)))
 echo "rounds:  $ROUNDS, each with fresh servers; $PAIRS pairs of ${RUN_S} s per server and round;" \
   "warm-up 2 x $((WARM_S / 2)) s per server; wrk -t1 -c50 /books"
@@ -49,10 +50,11 @@ setting run-seconds "$RUN_S"
 setting warm-up-seconds "$WARM_S"
 
 # The servers: bare is the baseline every other one runs beside; bare-2 is a second copy of it (the control).
-KINDS=(bare-2 unwatched serve stages)
+KINDS=(bare-2 unwatched undelayed serve stages)
 declare -A URL PID LABEL
 LABEL[bare-2]="bare Helidon, a second copy (control)"
 LABEL[unwatched]="serve --pin-watch off"
+LABEL[undelayed]="serve --carrier-delay off"
 LABEL[serve]="serve (default)"
 LABEL[stages]="serve --stages on"
 
@@ -61,6 +63,7 @@ start_all() {
   start_peer bare "$OUT/$1-bare.server.log" --cpu 0; keep bare
   start_peer bare "$OUT/$1-bare-2.server.log" --cpu 0; keep bare-2
   start_server "$OUT/$1-unwatched.server.log" --cpu 0 --pin-watch off; keep unwatched
+  start_server "$OUT/$1-undelayed.server.log" --cpu 0 --carrier-delay off; keep undelayed
   start_server "$OUT/$1-serve.server.log" --cpu 0; keep serve
   start_server "$OUT/$1-stages.server.log" --cpu 0 --stages on; keep stages
 }
@@ -152,7 +155,7 @@ for round in $(seq "$ROUNDS"); do
     M[$kind]=$(awk -v r="$round" -v k="$kind" '$1 == r && $2 == k { print $3 }' "$OUT/ratios.txt" | median)
     figure "ratio.$kind" "${M[$kind]}" "" "bare / server CPU per request, the round's process: ${LABEL[$kind]}"
   done
-  for kind in unwatched serve stages; do
+  for kind in unwatched undelayed serve stages; do
     figure "corrected.$kind" "$(calc 'a / b' "${M[$kind]}" "${M[bare-2]}")" "" \
       "the same divided by the control's: ${LABEL[$kind]}"
   done
@@ -163,6 +166,10 @@ for round in $(seq "$ROUNDS"); do
     "more CPU per request with the pin watch than with --pin-watch off"
   figure cost.stages "$(calc '(a / b - 1) * 100' "${M[serve]}" "${M[stages]}")" % \
     "more CPU per request with --stages on than without"
+  figure cost.carrier-delay "$(calc '(a / b - 1) * 100' "${M[undelayed]}" "${M[serve]}")" % \
+    "more CPU per request with the carrier-delay probe than with --carrier-delay off"
+  figure delay-on-over-off "$(calc 'a / b' "${M[serve]}" "${M[undelayed]}")" "" \
+    "/books throughput per CPU with the carrier-delay probe, as a share of --carrier-delay off's"
 done
 for kind in "${KINDS[@]}"; do
   if [ "$(figure_median "ratio.$kind")" = - ]; then
@@ -184,10 +191,12 @@ done
 table_end
 echo "the pin watch's cost: $(figure_median cost.pin-watch)% more CPU per request than with --pin-watch off (median)"
 echo "the stages' cost: $(figure_median cost.stages)% more CPU per request with --stages on than without (median)"
+echo "the carrier-delay probe's cost: $(figure_median cost.carrier-delay)% more CPU per request than with --carrier-delay off (median)"
 
 echo
 verdict_on "the method's error is small: a second bare Helidon costs what the first does" control-error '<=' 0.05
 verdict_on "serve (default) does nearly bare Helidon's /books throughput per CPU (corrected)" corrected.serve '>=' 0.95
 verdict_on "serve --stages on does nearly bare Helidon's /books throughput per CPU (corrected)" corrected.stages '>=' 0.95
 verdict_on "the stages cost little enough of /books throughput to record them by default" cost.stages '<' 2
+verdict_on "the carrier-delay probe, on by default, keeps 99% of /books throughput per CPU" delay-on-over-off '>=' 0.99
 end_experiment

@@ -3,7 +3,8 @@
 #   - a bare Helidon server (experiments/peers/BareHelidon.java) answering the same bytes from byte arrays: the
 #     ceiling for this stack;
 #   - a Node.js server (experiments/peers/loan-peer.js): the runtime the lesson measures, single process and
-#     cluster.
+#     cluster;
+#   - in figure 1, a Netty server on one event loop (experiments/peers/NettyPeer.java): the JVM's own event loop.
 # Figures, one stage file each under experiments/bench/: 1 /books keep-alive throughput; 2 /books beside a saturated
 # crypto pool (throughput, p99); 3 scrypt cost (one derivation, derivations/s with a pool of one thread per core);
 # 4 worker start and replacement after kill -9; 5 waiting work at 1,000 and 10,000 concurrent 100 ms waits (Little's

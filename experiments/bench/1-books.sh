@@ -1,9 +1,9 @@
 # shellcheck shell=bash
 # Figure 1 of experiments/bench.sh (sourced by it): /books keep-alive throughput of one process with default
-# settings, the project against the bare Helidon peer and the Node.js peer, servers pinned to CPU 0 and wrk to CPU 1.
-# All servers are up at once and the timed runs alternate, so a change in the machine's other load hits each alike.
-# Figures books.rate.*, books.ratio.* (one round per repetition); targets "1 /books req/s vs Node.js" (>= 1.5) and
-# "vs bare Helidon" (>= 0.9).
+# settings, the project against the bare Helidon peer, the Node.js peer and the Netty peer (one event loop), servers
+# pinned to CPU 0 and wrk to CPU 1. All servers are up at once and the timed runs alternate, so a change in the
+# machine's other load hits each alike. Figures books.rate.*, books.ratio.* (one round per repetition); targets
+# "1 /books req/s vs Node.js" (>= 1.5), "vs bare Helidon" (>= 0.9) and "vs Netty" (no goal: as it comes out).
 
 pinned
 section "1. /books keep-alive throughput, one process, default settings (wrk -t$(wrk_threads) -c50)"
@@ -11,7 +11,7 @@ declare -A books_url books_pid
 if ! $HAVE_WRK; then
   skip "figure 1 needs wrk"
 else
-  books_kinds=(project bare)
+  books_kinds=(project bare netty)
   if $HAVE_NODE; then books_kinds+=(node); else skip "the Node.js peer (no node)"; fi
   for kind in "${books_kinds[@]}"; do
     if [ "$kind" = project ]; then server "$OUT/1-$kind.server.log"; else peer "$kind" "$OUT/1-$kind.server.log"; fi
@@ -43,14 +43,17 @@ else
   for kind in "${books_kinds[@]}"; do
     stop_server "${books_pid[$kind]}"
   done
-  printf 'median req/s: project %s, bare Helidon %s, Node.js %s\n' "$(figure_median books.rate.project)" \
-    "$(figure_median books.rate.bare)" "$(figure_median books.rate.node)"
+  printf 'median req/s: project %s, bare Helidon %s, Netty %s, Node.js %s\n' "$(figure_median books.rate.project)" \
+    "$(figure_median books.rate.bare)" "$(figure_median books.rate.netty)" "$(figure_median books.rate.node)"
 fi
 ratios books.ratio.vs-node books.rate.project books.rate.node
 ratios books.ratio.vs-bare books.rate.project books.rate.bare
+ratios books.ratio.vs-netty books.rate.project books.rate.netty
 target "1 /books req/s vs Node.js" "$(figure_median books.rate.project)" node "$(figure_median books.rate.node)" \
   "$(figure_median books.ratio.vs-node)" "1 /books keep-alive: the project serves well ahead of the Node.js peer" \
   books.ratio.vs-node '>=' 1.5
 target "1 /books req/s vs bare Helidon" "$(figure_median books.rate.project)" bare-helidon \
   "$(figure_median books.rate.bare)" "$(figure_median books.ratio.vs-bare)" \
   "1 /books keep-alive: the project keeps up with bare Helidon" books.ratio.vs-bare '>=' 0.9
+target "1 /books req/s vs Netty, one loop (info)" "$(figure_median books.rate.project)" netty \
+  "$(figure_median books.rate.netty)" "$(figure_median books.ratio.vs-netty)"
