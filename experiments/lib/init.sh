@@ -67,6 +67,8 @@
 #   replica_in_sync PORT, sentinels_ready, sentinel_master_port   their replication and the Sentinels' view
 #   start_haproxy LOG CONFIG SERVICE_PORT   HAProxy with deploy/haproxy.cfg or a copy; sets LB_URL, STATS_URL
 #   haproxy_up STATS_URL COUNT     status 0 when COUNT of its hosts are UP
+#   start_postgres DIR             a PostgreSQL server with a database "loans" (on a free port); sets POSTGRES_PID, POSTGRES_PORT,
+#                                  POSTGRES_PASSWORD, POSTGRES_STORE
 # net.sh      ports and HTTP without a process
 #   free_port                      a port of 127.0.0.1 where nothing listens
 #   port_in_use PORT               status 0 when something listens there
@@ -122,6 +124,11 @@
 #   table NAME TITLE COLUMN..., table_row VALUE..., table_end   a table, printed aligned and recorded
 #   cpu_idle_percent SECONDS       how idle the CPUs were over the next SECONDS
 #   end_experiment                 writes $OUT/record.json
+# cpu_pairs.sh  CPU per /books request beside bare Helidon (experiments 12 and 14)
+#   PAIR_OPTIONS[KIND], PAIR_LABEL[KIND]   a kind's serve options and words
+#   cpu_pairs ROUNDS PAIRS RUN_S WARM_S KIND...   fresh servers each round, pairs at once; figures ratio.KIND,
+#                                  corrected.KIND, control-error
+#   cpu_costs_table NAME KIND...   the table of those ratios
 # selftest.sh (run, not sourced; .ci/run runs it) whether a script that fails, ends or is stopped leaves a process
 
 if [ -z "${_LOAN_LIB_LOADED:-}" ]; then
@@ -145,6 +152,7 @@ if [ -z "${_LOAN_LIB_LOADED:-}" ]; then
   source experiments/lib/wrk.sh
   source experiments/lib/report.sh
   source experiments/lib/record.sh
+  source experiments/lib/cpu_pairs.sh
   trap _run_cleanup EXIT
   trap 'exit 129' HUP
   trap 'exit 130' INT

@@ -10,7 +10,7 @@
 SERVER_PID="" SERVER_URL="" PRIMARY="" CLUSTER_LOG="" REDIS_PID="" REDIS_PORT="" REDIS_URL=""
 # shellcheck disable=SC2034 # likewise, for start_redis_failover and start_haproxy
 REDIS_MASTER_PID="" REDIS_MASTER_PORT="" REDIS_REPLICA_PID="" REDIS_REPLICA_PORT="" SENTINEL_PORTS=() SENTINEL_STORE=""
-LB_URL="" STATS_URL=""
+LB_URL="" STATS_URL="" POSTGRES_PID="" POSTGRES_PORT="" POSTGRES_STORE="" POSTGRES_PASSWORD=""
 _REDIS_NAME="" _REDIS_PASSWORD="" _SENTINEL_PASSWORD=""
 
 # _server_options "$@": splits the leading --cpu CPUS and --jvm FLAG (repeatable) off the arguments: sets _PREFIX
@@ -53,7 +53,8 @@ start_server() {
 
 # start_peer bare|node|netty LOG [--cpu CPUS] [--jvm FLAG]... [ARG...]: starts a peer of experiments/peers/ on port
 # 0, like start_server: bare is BareHelidon.java (the same bytes from byte arrays, on the project's Helidon; the
-# FLAGs go to its JVM), node is loan-peer.js (each ARG is NAME=VALUE for its environment, e.g. UV_THREADPOOL_SIZE=2),
+# FLAGs go to its JVM), node is loan-peer.js (an ARG NAME=VALUE goes to its environment, e.g. UV_THREADPOOL_SIZE=2, any
+# other to the peer, e.g. --shed-delay-ms 50),
 # netty is NettyPeer.java (Netty 4.2 on event loops, from target/netty-libs, which netty_libs makes; the FLAGs go to its
 # JVM, the ARGs to the peer, e.g. --loops 2).
 start_peer() {
@@ -64,7 +65,9 @@ start_peer() {
   case $kind in
     bare) start_bg "$log" "${_PREFIX[@]}" "$JAVA" "${_JVM[@]}" -cp "$JAR:target/libs/*" \
          experiments/peers/BareHelidon.java 0 ;;
-    node) start_bg "$log" "${_PREFIX[@]}" env "$@" node experiments/peers/loan-peer.js --port 0 ;;
+    node) local arg env=() peer=()
+      for arg in "$@"; do if [[ $arg =~ ^[A-Z_][A-Z0-9_]*= ]]; then env+=("$arg"); else peer+=("$arg"); fi; done
+      start_bg "$log" "${_PREFIX[@]}" env "${env[@]}" node experiments/peers/loan-peer.js --port 0 "${peer[@]}" ;;
     netty) netty_libs
       start_bg "$log" "${_PREFIX[@]}" "$JAVA" --enable-native-access=ALL-UNNAMED "${_JVM[@]}" \
         -cp "$NETTY_LIBS/*:$JAR:target/libs/*" experiments/peers/NettyPeer.java --port 0 "$@" ;;
@@ -248,4 +251,41 @@ start_haproxy() {
 haproxy_up() {
   curl -s --max-time 1 "$1" \
     | awk -F, -v count="$2" '$1 == "hosts" && $2 ~ /^host/ && $18 == "UP" { n++ } END { exit n != count }'
+}
+
+# start_postgres DIR: a PostgreSQL server of this script's own: initdb into DIR/pg, then postgres in the foreground
+# on a free port of 127.0.0.1 (max_connections 300, fsync off: the figures are about waiting, not disks), with a
+# password for the postgres user (scram-sha-256 over TCP) and a database "loans". PostgreSQL refuses to run as root:
+# as root both run as the postgres user of the Debian package (setpriv, which becomes the command: POSTGRES_PID is the
+# server's), DIR given to that user. Waits (30 s) until it answers; sets POSTGRES_PID, POSTGRES_PORT, POSTGRES_PASSWORD (export it as
+# LOAN_STORE_PASSWORD for the servers) and POSTGRES_STORE (postgresql://postgres@127.0.0.1:PORT/loans).
+start_postgres() {
+  local dir=$1 bin as=()
+  bin=$(find /usr/lib/postgresql -maxdepth 3 -name initdb -path '*/bin/*' 2>/dev/null | sort -V | tail -1)
+  bin=${bin%/initdb}
+  [ -n "$bin" ] || { echo "start_postgres: no /usr/lib/postgresql/*/bin/initdb (install the Debian package postgresql)" >&2; exit 1; }
+  POSTGRES_PASSWORD=loan-experiment-pw
+  mkdir -p "$dir/pg"
+  printf '%s' "$POSTGRES_PASSWORD" > "$dir/pg/password"
+  if [ "$(id -u)" -eq 0 ]; then
+    chmod o+x "$dir"   # the postgres user passes through DIR (a temporary directory is root's alone) to DIR/pg
+    chown -R postgres:postgres "$dir/pg"
+    as=(setpriv --reuid=postgres --regid=postgres --init-groups --)
+  fi
+  "${as[@]}" "$bin/initdb" -D "$dir/pg/data" -U postgres --pwfile="$dir/pg/password" --auth-host=scram-sha-256 \
+    --auth-local=trust -E UTF8 --no-instructions > "$dir/pg/initdb.log" 2>&1 \
+    || { echo "start_postgres: initdb failed:" >&2; tail -5 "$dir/pg/initdb.log" >&2; exit 1; }
+  POSTGRES_PORT=$(free_port)
+  start_bg "$dir/pg/postgres.log" "${as[@]}" "$bin/postgres" -D "$dir/pg/data" -p "$POSTGRES_PORT" \
+    -c listen_addresses=127.0.0.1 -c unix_socket_directories="$dir/pg/data" -c max_connections=300 -c fsync=off
+  POSTGRES_PID=$BG_PID
+  if ! wait_until 30 env PGPASSWORD="$POSTGRES_PASSWORD" psql -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -qtAc \
+      'SELECT 1' > /dev/null 2>&1; then
+    echo "start_postgres: postgres did not answer on port $POSTGRES_PORT within 30 s:" >&2
+    tail -5 "$dir/pg/postgres.log" >&2
+    exit 1
+  fi
+  PGPASSWORD="$POSTGRES_PASSWORD" psql -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -qtAc 'CREATE DATABASE loans' \
+    > /dev/null
+  POSTGRES_STORE=postgresql://postgres@127.0.0.1:$POSTGRES_PORT/loans
 }

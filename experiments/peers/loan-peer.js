@@ -2,13 +2,17 @@
 // The Node.js peer of the loan service for experiments/bench.sh: the same routes and the same JSON bodies. Every
 // answer is framed as the lesson's single-process server frames it (no Date header, the content type set before
 // writeHead, the body in one chunk, Node's default keep-alive of 5 s), so that /books costs what the lesson's costs.
-//   node experiments/peers/loan-peer.js [--port P] [--cluster N] [--resolution-ms MS]
+//   node experiments/peers/loan-peer.js [--port P] [--cluster N] [--resolution-ms MS] [--shed-delay-ms MS]
 // Single process by default; --cluster N forks N workers on one port and forks a new one for each that exits.
 // /member/verify-pooled derives on libuv's pool (UV_THREADPOOL_SIZE, default 4), like the loan service's crypto pool;
 // /member/verify-blocking with scryptSync, on the event loop, as the lesson's first server does.
 // /runtime reports the event loop's delay in the loan service's shape (carrierDelay): a timer every --resolution-ms
 // (10, Node's default) records how late it fired, the samples a stall swallowed filled in, as the loan service's
 // probe does; and, beside it, Node's own monitorEventLoopDelay at the same resolution (eventLoopDelay).
+// --shed-delay-ms: the loan service's delay guard (fastify's under-pressure does the same on monitorEventLoopDelay):
+// the heavy routes answer 503 overloaded with Retry-After while the probe's p99 over its last one-second window is
+// over the bound, or while its timer is late by more than it now. Not monitorEventLoopDelay's own histogram: its timer
+// runs after the probe's, so a stall reaches its window one window late, after the next heavy request was let in.
 // Prints one start-up line per serving process: "loan-peer serving pid=... address=http://127.0.0.1:P ...".
 "use strict";
 const cluster = require("node:cluster");
@@ -24,6 +28,7 @@ const option = (name, fallback) => {
 const port = option("--port", 0);
 const workers = option("--cluster", 0);
 const resolutionMs = option("--resolution-ms", 10);
+const shedDelayMs = option("--shed-delay-ms", 0);
 
 // The loan service's bytes, so both sides write and parse the same amount.
 const BOOKS = Buffer.from(JSON.stringify({
@@ -43,16 +48,19 @@ function latencyWindows() {
   const sinceStart = createHistogram();
   let current = createHistogram();
   const last = [];
+  let lastWindowP99Ms = 0;
   const summary = (h) => h.count === 0 ? { count: 0, p50Ms: null, p99Ms: null, maxMs: null }
     : { count: h.count, p50Ms: ms(h.percentile(50)), p99Ms: ms(h.percentile(99)), maxMs: ms(h.max) };
   return {
     record: (nanos) => current.record(Math.max(1, Math.round(nanos))),
     roll() {
+      lastWindowP99Ms = current.count === 0 ? 0 : ms(current.percentile(99));
       sinceStart.add(current);
       last.push(current);
       if (last.length > 10) last.shift();
       current = createHistogram();
     },
+    lastWindowP99Ms: () => lastWindowP99Ms,
     figures() {
       const sum = createHistogram();
       for (const h of last) sum.add(h);
@@ -85,16 +93,29 @@ function delayProbe() {
     setTimeout(tick, resolutionMs).unref();
   };
   arm();
+  // how late the timer is right now: a stall shows here before the probe runs again
+  windows.lateNowMs = () => Math.max(0, Number(process.hrtime.bigint() - due)) / 1e6;
   return windows;
 }
 
 function serve() {
   let derivationsRunning = 0; // handed to the pool and not yet called back
-  const delays = delayProbe();
-  const nodeDelay = monitorEventLoopDelay({ resolution: resolutionMs });
-  nodeDelay.enable();
   // Node's own histogram holds the time between its timer's callbacks: less the resolution, it is the lateness too
   const late = (nanos) => ms(Math.max(0, nanos - resolutionMs * 1e6));
+  const nodeDelay = monitorEventLoopDelay({ resolution: resolutionMs });
+  nodeDelay.enable();
+  let shed = 0;
+  const delays = delayProbe();
+  const shedding = () => shedDelayMs > 0
+    && (delays.lastWindowP99Ms() > shedDelayMs || delays.lateNowMs() > shedDelayMs);
+  // the heavy routes ask first; answers true when it has refused the request
+  const refused = (res) => {
+    if (!shedding()) return false;
+    shed++;
+    res.setHeader("retry-after", "1");
+    send(res, 503, JSON.stringify({ error: "overloaded", message: "the event loop's delay is over " + shedDelayMs + " ms" }));
+    return true;
+  };
   const server = http.createServer((req, res) => {
     res.sendDate = false;
     res.setHeader("content-type", JSON_TYPE);
@@ -112,10 +133,12 @@ function serve() {
         return setTimeout(() => send(res, 200, JSON.stringify({ waitedMs: ms })), ms);
       }
       case "/member/verify-blocking": {
+        if (refused(res)) return;
         const key = crypto.scryptSync("password", "salt", 32, COST);
         return send(res, 200, JSON.stringify({ digest: key.toString("hex").slice(0, 16), path: url.pathname }));
       }
       case "/member/verify-pooled":
+        if (refused(res)) return;
         derivationsRunning++;
         return crypto.scrypt("password", "salt", 32, COST, (err, key) => {
           derivationsRunning--;
@@ -134,6 +157,7 @@ function serve() {
           eventLoopDelay: { source: "monitorEventLoopDelay, less the resolution", resolutionMs,
             count: nodeDelay.count, p50Ms: late(nodeDelay.percentile(50)), p99Ms: late(nodeDelay.percentile(99)),
             maxMs: late(nodeDelay.max) },
+          overload: { shedDelayMs: shedDelayMs > 0 ? shedDelayMs : null, shedding: shedding(), shedByDelay: shed },
         }));
       default:
         return send(res, 404, JSON.stringify({ error: "route_not_found", message: "no route " + url.pathname }));

@@ -40,6 +40,12 @@ class CommandLineTest {
             "--log-pinned|20|expected off or a duration such as 20ms or 1s but was '20'",
             "--pin-watch|no|expected on or off but was 'no'",
             "--carrier-delay|sometimes|expected on or off but was 'sometimes'",
+            "--limit|lifo|expected none, aimd or fixed:PERMITS[:QUEUE] (permits 1 to 10000, queue 0 to 100000) but was 'lifo'",
+            "--limit|fixed:0|expected none, aimd or fixed:PERMITS[:QUEUE] (permits 1 to 10000, queue 0 to 100000) but was 'fixed:0'",
+            "--shed-delay|soon|expected off or a duration such as 20ms or 1s but was 'soon'",
+            "--store-pool|4|expected no value with --store local (only a PostgreSQL store has a connection pool) but was '4'",
+            "--store-pool-timeout|2s|expected no value with --store local (only a PostgreSQL store has a connection pool) but was '2s'",
+            "--shed-delay|0ms|expected off or a duration above 0 but was '0ms'",
             "--carrier-delay-resolution|0ms|expected a duration from 1ms to 1s but was '0s'",
             "--carrier-delay-resolution|2s|expected a duration from 1ms to 1s but was '2s'",
             "--carrier-delay-resolution|often|expected a duration such as 500ms, 10s or 2m but was 'often'",
@@ -64,6 +70,14 @@ class CommandLineTest {
         assertThat(r.err(), r.code(), is(2));
         assertThat(r.err().strip(), is("Invalid value for option '--log-pinned': expected off unless --pin-watch on "
                 + "(its lines are the pins it sees) but was '20ms'"));
+    }
+
+    @Test
+    void shedDelayWithoutTheCarrierDelayExits2NamingIt() {
+        CliRun r = CliRun.of("serve", "--carrier-delay", "off", "--shed-delay", "50ms");
+        assertThat(r.err(), r.code(), is(2));
+        assertThat(r.err().strip(), is("Invalid value for option '--shed-delay': expected off unless --carrier-delay on "
+                + "(it sheds on the carrier delay) but was '50ms'"));
     }
 
     @Test

@@ -7,7 +7,8 @@ import picocli.CommandLine;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.LogThreshold;
+import dev.loanruntime.overload.ConcurrencyLimit;
+import dev.loanruntime.runtime.Threshold;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
@@ -45,6 +46,13 @@ public final class Converters {
         @Override
         public String format(T value) {
             return format.apply(value);
+        }
+    }
+
+    /** {@code --limit none|fixed:PERMITS[:QUEUE]|aimd}. */
+    public static final class ConcurrencyLimitConverter extends Both<ConcurrencyLimit> {
+        public ConcurrencyLimitConverter() {
+            super(ConcurrencyLimit::parse, ConcurrencyLimit::label);
         }
     }
 
@@ -91,9 +99,9 @@ public final class Converters {
     }
 
     /** {@code serve --log-pinned off|DURATION}, {@code --log-slow-requests off|DURATION}. */
-    public static final class LogThresholdConverter extends Both<LogThreshold> {
-        public LogThresholdConverter() {
-            super(LogThreshold::parse, LogThreshold::label);
+    public static final class ThresholdConverter extends Both<Threshold> {
+        public ThresholdConverter() {
+            super(Threshold::parse, Threshold::label);
         }
     }
 

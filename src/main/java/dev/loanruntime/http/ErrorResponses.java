@@ -1,6 +1,7 @@
 package dev.loanruntime.http;
 
 import java.util.Locale;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 
 import io.helidon.common.buffers.DataReader;
@@ -16,6 +17,7 @@ import io.helidon.webserver.http.HttpRouting;
 
 import dev.loanruntime.crypto.BusyException;
 import dev.loanruntime.crypto.DerivationException;
+import dev.loanruntime.overload.OverloadedException;
 import dev.loanruntime.store.StoreUnavailableException;
 
 /**
@@ -28,6 +30,7 @@ public final class ErrorResponses {
     /** Seconds a refused heavy request is asked to wait: about one derivation. */
     static final String RETRY_AFTER_SECONDS = "1";
     private static final String HEADERS_TOO_LARGE = "Header size exceeded";
+    private static final String OVERLOADED = "overloaded";
     /** Not among Helidon 4.5's constants. */
     private static final Status HEADER_FIELDS_TOO_LARGE_431 = Status.create(431, "Request Header Fields Too Large");
     private static final Pattern UNSAFE = Pattern.compile("Exception|Error|java\\.|io\\.helidon|\\bat [a-z]|\\$|\\n");
@@ -42,6 +45,10 @@ public final class ErrorResponses {
         on(routing, BusyException.class, (req, res, e) -> {
             res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
             Json.send(res, Status.SERVICE_UNAVAILABLE_503, new Json.Error("busy", e.reason()));
+        });
+        on(routing, OverloadedException.class, (req, res, e) -> {
+            res.header(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+            Json.send(res, Status.SERVICE_UNAVAILABLE_503, new Json.Error(OVERLOADED, e.getMessage()));
         });
         on(routing, StoreUnavailableException.class, (req, res, e) -> {
             // Not an error of this process: one line at DEBUG, the health check reports the store down.
@@ -73,25 +80,36 @@ public final class ErrorResponses {
         routing.error(type, (req, res, e) -> handler.handle(req, HeadResponse.of(req, res), e));
     }
 
-    /** Direct handlers: Helidon's own early answers (400, 413, 431, 505, ...) with a JSON body. */
-    public static DirectHandlers directHandlers() {
+    /**
+     * Direct handlers: Helidon's own early answers (400, 413, 431, 505, ...) with a JSON body; the refusals of the
+     * listener's concurrency limit as 503 {@code overloaded} with Retry-After, each counted in {@code refusedByLimit}.
+     */
+    public static DirectHandlers directHandlers(LongAdder refusedByLimit) {
         DirectHandlers.Builder builder = DirectHandlers.builder();
         for (DirectHandler.EventType type : DirectHandler.EventType.values()) {
-            builder.addHandler(type, ErrorResponses::direct);
+            builder.addHandler(type, (request, t, status, headers, message) ->
+                    direct(request, status, headers, message, refusedByLimit));
         }
         return builder.build();
     }
 
     private static DirectHandler.TransportResponse direct(DirectHandler.TransportRequest request,
-                                                          DirectHandler.EventType type,
                                                           Status status,
                                                           io.helidon.http.ServerResponseHeaders headers,
-                                                          String message) {
+                                                          String message,
+                                                          LongAdder refusedByLimit) {
         // Helidon 4.5 reports headers over max-headers-size as a plain 400; RFC 6585 has the precise status
         Status answered = status == Status.BAD_REQUEST_400 && HEADERS_TOO_LARGE.equals(message)
                 ? HEADER_FIELDS_TOO_LARGE_431
                 : status;
         String code = answered.reasonPhrase().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "_");
+        // Helidon 4.5's one early 503: its listener's concurrency limit ("Too Many Concurrent Requests")
+        if (status == Status.SERVICE_UNAVAILABLE_503) {
+            refusedByLimit.increment();
+            code = OVERLOADED;
+            message = "the server's concurrency limit is reached";
+            headers.set(HeaderNames.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
         headers.set(HeaderNames.CONTENT_TYPE, Json.CONTENT_TYPE);
         DirectHandler.TransportResponse.Builder response = DirectHandler.TransportResponse.builder()
                 .status(answered)

@@ -3,16 +3,18 @@ package dev.loanruntime.loan;
 import java.util.concurrent.locks.ReentrantLock;
 
 import dev.loanruntime.label.Labelled;
+import dev.loanruntime.store.Pool;
 
 /**
  * Where {@code /catalog/lookup?inside=...} waits: the ways real code waits, which differ only in whether a virtual
- * thread can leave its carrier meanwhile. Each {@link #await} runs on the request's thread and blocks it for the wait.
+ * thread can leave its carrier meanwhile. Each {@link #await} runs on the request's thread and blocks it for the wait;
+ * only {@link #DB} uses the store's connection pool.
  */
 enum Inside implements Labelled {
     /** A plain sleep: a virtual thread unmounts and frees its carrier. */
     NONE {
         @Override
-        void await(int ms) throws InterruptedException {
+        void await(int ms, Pool pool) throws InterruptedException {
             Thread.sleep(ms);
         }
     },
@@ -22,7 +24,7 @@ enum Inside implements Labelled {
      */
     MONITOR {
         @Override
-        void await(int ms) throws InterruptedException {
+        void await(int ms, Pool pool) throws InterruptedException {
             Object monitor = new Object();
             // Published, so that the JIT cannot prove the object local and remove the lock (lock elision).
             lastMonitor = monitor;
@@ -34,7 +36,7 @@ enum Inside implements Labelled {
     /** The same sleep under a {@link ReentrantLock}: a parked virtual thread holding one unmounts on every JDK. */
     LOCK {
         @Override
-        void await(int ms) throws InterruptedException {
+        void await(int ms, Pool pool) throws InterruptedException {
             ReentrantLock lock = new ReentrantLock();
             lastMonitor = lock;
             lock.lock();
@@ -51,19 +53,40 @@ enum Inside implements Labelled {
      */
     NATIVE {
         @Override
-        void await(int ms) throws InterruptedException {
+        void await(int ms, Pool pool) throws InterruptedException {
             NativeWait.sleep(ms);
+        }
+    },
+    /**
+     * A wait done by the database, {@code SELECT pg_sleep}, over a connection of the store's pool (PostgreSQL only):
+     * first the wait for a free connection, then the database's; pgjdbc's socket I/O parks a virtual thread.
+     */
+    DB {
+        @Override
+        void await(int ms, Pool pool) {
+            pool.sleep(ms);
+        }
+
+        @Override
+        boolean needsPool() {
+            return true;
         }
     };
 
     @SuppressWarnings("unused") // written only: its one reader would be the JIT's escape analysis
     private static volatile Object lastMonitor;
 
-    /** Blocks the calling thread for {@code ms} milliseconds in this way. */
-    abstract void await(int ms) throws InterruptedException;
+    /** Blocks the calling thread for {@code ms} milliseconds in this way; {@code pool} is null unless {@link #needsPool}. */
+    abstract void await(int ms, Pool pool) throws InterruptedException;
+
+    /** Whether this wait needs the store's connection pool. */
+    boolean needsPool() {
+        return false;
+    }
 
     /**
-     * Parses a {@link #label()}, the name in the query: {@code none}, {@code monitor}, {@code lock}, {@code native};
+     * Parses a {@link #label()}, the name in the query: {@code none}, {@code monitor}, {@code lock}, {@code native},
+     * {@code db};
      * the error names the bad value and the accepted ones.
      */
     static Inside parse(String value) {

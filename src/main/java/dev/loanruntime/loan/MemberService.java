@@ -12,6 +12,7 @@ import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.http.Json;
 import dev.loanruntime.http.Routes;
+import dev.loanruntime.overload.Admission;
 
 /**
  * The heavy requests: the lesson's password check, done inline or on the crypto pool. The computation is the same;
@@ -21,9 +22,12 @@ public final class MemberService implements HttpService {
     private static final byte[] PASSWORD = "password".getBytes(StandardCharsets.UTF_8);
     private static final byte[] SALT = "salt".getBytes(StandardCharsets.UTF_8);
     private final CryptoPool pool;
+    private final Admission admission;
 
-    public MemberService(CryptoPool pool) {
+    /** Each heavy request asks {@code admission} before it derives. */
+    public MemberService(CryptoPool pool, Admission admission) {
         this.pool = pool;
+        this.admission = admission;
     }
 
     @Override
@@ -36,12 +40,14 @@ public final class MemberService implements HttpService {
 
     /** Derives on the request's own thread: with one carrier, no other virtual thread runs meanwhile. */
     private void verifyBlockingHandler(ServerRequest req, ServerResponse res) {
+        admission.admit();
         byte[] key = pool.derivations().derive(PASSWORD, SALT, ScryptCost.LESSON);
         Json.send(res, new Verified(digest(key), req.path().path()));
     }
 
     /** Hands the derivation to the crypto pool; the request's thread parks until the key is ready. */
     private void verifyPooledHandler(ServerRequest req, ServerResponse res) {
+        admission.admit();
         byte[] key = pool.derive(PASSWORD, SALT, ScryptCost.LESSON);
         Json.send(res, new Verified(digest(key), req.path().path()));
     }

@@ -24,6 +24,7 @@ import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.http.Json;
 import dev.loanruntime.http.Routes;
+import dev.loanruntime.overload.Admission;
 import dev.loanruntime.store.LoanStore;
 
 /**
@@ -42,12 +43,17 @@ public final class SessionService implements HttpService {
     private final Members members;
     private final LoanStore store;
     private final Duration ttl;
+    private final Admission admission;
 
-    /** Seeds the members (see {@link Members#seed}); blocks at start-up when {@code memberCost} is not the lesson's. */
-    public SessionService(CryptoPool pool, ScryptCost memberCost, LoanStore store, Duration ttl) {
+    /**
+     * Seeds the members (see {@link Members#seed}); blocks at start-up when {@code memberCost} is not the lesson's. A
+     * login, which derives, asks {@code admission} first.
+     */
+    public SessionService(CryptoPool pool, ScryptCost memberCost, LoanStore store, Duration ttl, Admission admission) {
         this.members = Members.seed(pool, memberCost);
         this.store = store;
         this.ttl = ttl;
+        this.admission = admission;
     }
 
     @Override
@@ -75,6 +81,7 @@ public final class SessionService implements HttpService {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        admission.admit();
         if (!members.check(credentials.member(), credentials.password())) {
             // One body for an unknown member and a wrong password: the answer must not tell which.
             unauthorized(res, "invalid_credentials");

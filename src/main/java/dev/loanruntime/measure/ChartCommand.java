@@ -23,7 +23,7 @@ import dev.loanruntime.cli.UsageError;
 @Command(name = "chart", mixinStandardHelpOptions = true,
          description = "Draw a PNG chart (headless) from measurement JSON files.",
          subcommands = {ChartCommand.Timeline.class, ChartCommand.Scaling.class, ChartCommand.Cdf.class,
-                        ChartCommand.Bars.class, ChartCommand.Stages.class})
+                        ChartCommand.Bars.class, ChartCommand.Lines.class, ChartCommand.Stages.class})
 public final class ChartCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -31,7 +31,7 @@ public final class ChartCommand implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "Missing subcommand: expected one of timeline, scaling, cdf, bars, stages");
+                "Missing subcommand: expected one of timeline, scaling, cdf, bars, lines, stages");
     }
 
     @Command(name = "timeline", mixinStandardHelpOptions = true,
@@ -136,6 +136,24 @@ public final class ChartCommand implements Runnable {
         public Integer call() {
             BarData data = chart.orUsage(() -> BarData.of(Results.read(file), file).checkedForLog(log, file));
             return chart.draw(out -> Charts.bars(out, title, xLabel, yLabel, data, stacked, log, mark, markLabel));
+        }
+    }
+
+    @Command(name = "lines", mixinStandardHelpOptions = true,
+             description = "Lines from a JSON file of the form {\"series\": [{\"label\": \"s\", \"points\": "
+                     + "[[1, 2.5], [2, 4]]}]}: one colour per series, a marker at each point.")
+    static final class Lines implements Callable<Integer> {
+        @Mixin Chart chart;
+        @Option(names = "--title", defaultValue = "Lines", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT", description = "X axis label, with its unit.") String xLabel;
+        @Option(names = "--y-label", defaultValue = "", paramLabel = "TEXT", description = "Y axis label, with its unit.") String yLabel;
+        @Option(names = "--log", description = "A logarithmic y axis (every y must be above 0).") boolean log;
+        @Parameters(paramLabel = "LINES_JSON") Path file;
+
+        @Override
+        public Integer call() {
+            LineData data = chart.orUsage(() -> LineData.of(Results.read(file), file, log));
+            return chart.draw(out -> Charts.lines(out, title, xLabel, yLabel, data, log));
         }
     }
 

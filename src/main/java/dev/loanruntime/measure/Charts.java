@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.DecimalFormat;
 import java.util.List;
 
 import org.jfree.chart.ChartUtils;
@@ -14,6 +15,7 @@ import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
 import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.CategoryLabelPositions;
 import org.jfree.chart.axis.LogarithmicAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.axis.ValueAxis;
@@ -44,7 +46,9 @@ import org.jfree.data.xy.XYSeriesCollection;
 final class Charts {
     static final Color HEAVY = new Color(0xD6, 0x45, 0x41);
     static final Color LIGHT = new Color(0x2E, 0x6F, 0xB7);
-    private static final Color[] SERIES = {LIGHT, HEAVY, new Color(0x3A, 0x9A, 0x4B), new Color(0x8E, 0x5B, 0xB5)};
+    private static final Color[] SERIES = {LIGHT, HEAVY, new Color(0x3A, 0x9A, 0x4B), new Color(0x8E, 0x5B, 0xB5),
+            new Color(0xE0, 0x8E, 0x1B), new Color(0x1B, 0xA3, 0xA8), new Color(0x6B, 0x6B, 0x6B),
+            new Color(0xC2, 0x4F, 0x9A), new Color(0x8C, 0x6D, 0x31), new Color(0x00, 0x3F, 0x88)};
     private static final Font AXIS = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
     /** The size of every chart but the timeline (whose height grows with its lanes), in pixels. */
     static final int WIDTH = 900;
@@ -130,6 +134,28 @@ final class Charts {
         save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), WIDTH, HEIGHT);
     }
 
+    /** One line per series, with a marker at each point; the y axis logarithmic when {@code log}. */
+    static void lines(Path out, String title, String xLabel, String yLabel, LineData data, boolean log) {
+        XYSeriesCollection dataset = new XYSeriesCollection();
+        for (LineData.Series s : data.series()) {
+            XYSeries series = new XYSeries(s.label(), false);
+            s.points().forEach(p -> series.add(p[0], p[1]));
+            dataset.addSeries(series);
+        }
+        NumberAxis x = new NumberAxis(xLabel);
+        x.setLabelFont(AXIS);
+        x.setAutoRangeIncludesZero(false);
+        ValueAxis y = log ? new LogarithmicAxis(yLabel) : new NumberAxis(yLabel);
+        y.setLabelFont(AXIS);
+        XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
+        for (int i = 0; i < data.series().size(); i++) {
+            renderer.setSeriesPaint(i, SERIES[i % SERIES.length]);
+            renderer.setSeriesStroke(i, new BasicStroke(2f));
+        }
+        save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, new XYPlot(dataset, x, y, renderer), true),
+                WIDTH, HEIGHT);
+    }
+
     /**
      * Bars by category, one colour per series, side by side or stacked, each labelled with its value; an optional
      * horizontal line at {@code markY} (e.g. the count every worker would have if the load were even).
@@ -145,13 +171,19 @@ final class Charts {
         BarRenderer renderer = stacked ? new StackedBarRenderer() : new BarRenderer();
         renderer.setBarPainter(new StandardBarPainter());
         renderer.setShadowVisible(false);
-        renderer.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator());
+        // three figures at most past the point: 10,603.2 and 4.36, not 10,603.201
+        renderer.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator(
+                StandardCategoryItemLabelGenerator.DEFAULT_LABEL_FORMAT_STRING, new DecimalFormat("#,##0.##")));
         renderer.setDefaultItemLabelsVisible(true);
         for (int i = 0; i < data.series().size(); i++) {
             renderer.setSeriesPaint(i, SERIES[i % SERIES.length]);
         }
         CategoryAxis x = new CategoryAxis(xLabel);
         x.setLabelFont(AXIS);
+        if (data.categories().size() > 6) {
+            // many long names side by side would be cut short
+            x.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
+        }
         ValueAxis y;
         if (log) {
             double smallest = data.series().stream().flatMap(s -> s.values().stream()).mapToDouble(v -> v).min()

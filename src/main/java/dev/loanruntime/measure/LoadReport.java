@@ -12,11 +12,16 @@ import org.HdrHistogram.HistogramIterationValue;
 /**
  * What {@code load} measured, as printed and as written to {@code --json}. Latencies in ms (3 decimals).
  *
+ * @param latencyMs   every response's latency, whatever its status
+ * @param succeeded   responses with a status below 400
+ * @param goodputPerS those per second
+ * @param okLatencyMs their latencies: a 503 answered at once does not pull these down
  * @param cdf     the latency distribution: (percentile, ms) points, for charts
  * @param server  the watched server process, or null without {@code --watch-pid}
  */
 record LoadReport(Config config, long requests, long responses, long failed, Map<String, Long> errors,
-                  double elapsedS, double throughputPerS, Latency latencyMs, List<Point> cdf, ProcWatch.Server server) {
+                  double elapsedS, double throughputPerS, Latency latencyMs, long succeeded, double goodputPerS,
+                  Latency okLatencyMs, List<Point> cdf, ProcWatch.Server server) {
 
     record Config(String url, String path, String mode, int concurrency, double rate, int maxInFlight,
                   Long durationMs, Long requests, int warmupRequests, long timeoutMs, boolean keepAlive, String label,
@@ -54,7 +59,8 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         }
         return new LoadReport(Config.of(config, label), m.requests(), m.responses(), m.failed(), m.errors(),
                 Math.round(m.elapsedNanos() / 1e6) / 1e3, Math.round(m.throughput() * 1000) / 1000.0,
-                Latency.of(m.latencies()), cdf, server);
+                Latency.of(m.latencies()), m.okLatencies().getTotalCount(), Math.round(m.goodput() * 1000) / 1000.0,
+                Latency.of(m.okLatencies()), cdf, server);
     }
 
     /** The aligned result lines, after the configuration line. */
@@ -68,6 +74,10 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         out.printf("p99         %.3f ms%n", latencyMs.p99());
         out.printf("p99.9       %.3f ms%n", latencyMs.p999());
         out.printf("max         %.3f ms%n", latencyMs.max());
+        if (failed > 0) {
+            out.printf("ok          %d (%.3f req/s), p50 %.3f ms, p99 %.3f ms, max %.3f ms%n", succeeded, goodputPerS,
+                    okLatencyMs.p50(), okLatencyMs.p99(), okLatencyMs.max());
+        }
         out.printf("errors      %s%n", errors.isEmpty() ? "none" : errors.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
         if (server != null) {

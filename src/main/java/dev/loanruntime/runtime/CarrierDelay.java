@@ -20,8 +20,9 @@ import jdk.jfr.Timespan;
  * is a platform thread, and its lateness is the OS scheduler's delay, the same question for that model.
  *
  * <p>Beside it the crypto pool's queue wait (a derivation's submit to its start), the counterpart of libuv's pool
- * queue; and on JDK 24+ the scheduler's own queued and mounted counts. The probe rolls both windows once a second and
- * then commits one {@code dev.loanruntime.CarrierDelay} JFR event. One monitor per server; {@link #close()} stops its
+ * queue, and the store pool's wait for a database connection; and on JDK 24+ the scheduler's own queued and mounted
+ * counts. The probe rolls the windows once a second and then commits one {@code dev.loanruntime.CarrierDelay} JFR
+ * event. One monitor per server; {@link #close()} stops its
  * probe. {@link #report()} is safe from any thread and never blocks.
  */
 public final class CarrierDelay implements AutoCloseable {
@@ -33,12 +34,16 @@ public final class CarrierDelay implements AutoCloseable {
     private final long resolution;
     private final LatencyWindows delays = new LatencyWindows();
     private final LatencyWindows queueWaits = new LatencyWindows();
+    private final LatencyWindows poolWaits = new LatencyWindows();
     private final Thread probe;
+    /** When the probe's current sleep falls due (nanoTime): written by the probe before it sleeps. */
+    private volatile long due;
     private volatile boolean closed;
 
     private CarrierDelay(ThreadModel model, Duration resolution) {
         this.model = model;
         this.resolution = resolution.toNanos();
+        this.due = System.nanoTime() + this.resolution;
         Thread.Builder builder = model == ThreadModel.PLATFORM ? Thread.ofPlatform().daemon() : Thread.ofVirtual();
         this.probe = builder.name(PROBE).unstarted(this::run);
     }
@@ -58,11 +63,17 @@ public final class CarrierDelay implements AutoCloseable {
         return queueWaits::record;
     }
 
+    /** Where the store's connection pool tells each wait for a connection (ns, on the waiting thread). */
+    public LongConsumer poolWaits() {
+        return poolWaits::record;
+    }
+
     /** On the probe thread: sleep, record the lateness, roll once a window, until closed. */
     private void run() {
         long nextRoll = System.nanoTime() + LatencyWindows.WINDOW_NANOS;
         while (!closed) {
             long due = System.nanoTime() + resolution;
+            this.due = due;
             try {
                 Thread.sleep(Duration.ofNanos(resolution));
             } catch (InterruptedException e) {
@@ -81,6 +92,7 @@ public final class CarrierDelay implements AutoCloseable {
     private void roll() {
         delays.roll();
         queueWaits.roll();
+        poolWaits.roll();
         WindowEvent event = new WindowEvent();
         if (event.isEnabled()) {
             LatencyWindows.Summary d = delays.figures().lastWindow();
@@ -101,6 +113,20 @@ public final class CarrierDelay implements AutoCloseable {
         return ms == null ? 0 : Math.round(ms * 1e6);
     }
 
+    /**
+     * How late the probe is right now: how long ago its sleep fell due, when it has not run since (0 when it is not
+     * late). A stall shows here while it lasts, before any window has it. Any thread.
+     */
+    public long stalledNanos() {
+        long late = System.nanoTime() - due;
+        return late > 0 ? late : 0;
+    }
+
+    /** The p99 of the last one-second window, in nanoseconds; 0 before the first. Any thread. */
+    public long lastWindowP99Nanos() {
+        return nanos(delays.figures().lastWindow().p99Ms());
+    }
+
     /** The monitor's figures now (as of the last window). Any thread. */
     public Report report() {
         return new Report(true, model == ThreadModel.PLATFORM ? "platform" : "virtual", resolution / 1e6,
@@ -110,6 +136,11 @@ public final class CarrierDelay implements AutoCloseable {
     /** The crypto pool's queue waits (as of the last window). Any thread. */
     public QueueReport queueReport() {
         return new QueueReport(true, queueWaits.figures().sinceStart(), queueWaits.figures().last10s());
+    }
+
+    /** The store pool's waits for a connection (as of the last window). Any thread. */
+    public QueueReport poolReport() {
+        return new QueueReport(true, poolWaits.figures().sinceStart(), poolWaits.figures().last10s());
     }
 
     /** Stops the probe; its figures stay as they were. */
@@ -138,7 +169,10 @@ public final class CarrierDelay implements AutoCloseable {
         public static final Report OFF = new Report(false, null, null, null, null, null);
     }
 
-    /** The crypto pool's queue wait, submit to start, as {@code /runtime} shows it; {@code on} false with the monitor off. */
+    /**
+     * A wait in a queue as {@code /runtime} shows it (the crypto pool's, submit to start; the store pool's, for a
+     * connection); {@code on} false with the monitor off.
+     */
     public record QueueReport(boolean on, LatencyWindows.Summary sinceStart, LatencyWindows.Summary last10s) {
         public static final QueueReport OFF = new QueueReport(false, null, null);
     }

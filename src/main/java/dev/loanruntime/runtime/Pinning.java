@@ -19,7 +19,7 @@ import dev.loanruntime.stages.Stages;
 /**
  * Counts the virtual threads of this JVM that park while pinned to their carrier, from the JDK's own
  * {@code jdk.VirtualThreadPinned} events (JFR), every one of them (threshold zero), and logs those over the
- * {@link LogThreshold} threshold with the top frames of their stack. The JDK raises the event only when a pinned virtual
+ * {@link Threshold} threshold with the top frames of their stack. The JDK raises the event only when a pinned virtual
  * thread parks (sleeps, waits for a lock or for I/O): a thread blocked in native code without calling back into Java
  * holds its carrier without one, so the count is a lower bound.
  *
@@ -44,7 +44,7 @@ public final class Pinning {
     }
 
     /** Starts the watch, once per process; later calls do nothing. Returns at once. */
-    public static synchronized void watch(LogThreshold log) {
+    public static synchronized void watch(Threshold log) {
         if (started) {
             return;
         }
@@ -57,7 +57,7 @@ public final class Pinning {
         return new Snapshot(watching, PINS.get(), LONGEST_NANOS.get() / 1e6);
     }
 
-    private static void start(LogThreshold log) {
+    private static void start(Threshold log) {
         try {
             Set<Long> before = recordingIds();
             RecordingStream stream = new RecordingStream();
@@ -82,11 +82,11 @@ public final class Pinning {
     }
 
     /** On JFR's stream thread. */
-    private static void seen(RecordedEvent event, LogThreshold log) {
+    private static void seen(RecordedEvent event, Threshold log) {
         Duration duration = event.getDuration();
         PINS.incrementAndGet();
         LONGEST_NANOS.accumulate(duration.toNanos());
-        if (log.logs(duration)) {
+        if (log.reachedBy(duration)) {
             LOGGER.log(System.Logger.Level.WARNING, () -> line(event, duration));
         }
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -43,6 +44,8 @@ import dev.loanruntime.loan.CatalogService;
 import dev.loanruntime.loan.LoanService;
 import dev.loanruntime.loan.MemberService;
 import dev.loanruntime.loan.SessionService;
+import dev.loanruntime.overload.Admission;
+import dev.loanruntime.overload.DelayGuard;
 import dev.loanruntime.runtime.CarrierDelay;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
@@ -57,6 +60,8 @@ import dev.loanruntime.stages.RequestPoints;
 import dev.loanruntime.stages.RequestStamps;
 import dev.loanruntime.stages.Stages;
 import dev.loanruntime.store.LoanStore;
+import dev.loanruntime.store.Pool;
+import dev.loanruntime.store.StoreSettings;
 import dev.loanruntime.store.StoreUnavailableException;
 
 /**
@@ -73,6 +78,10 @@ public final class LoanServer implements AutoCloseable {
     private final InFlight inFlight;
     /** The carrier-delay monitor, or null with {@code --carrier-delay off}. */
     private final CarrierDelay delay;
+    /** What the heavy routes ask first: the delay guard with {@code --shed-delay}, else everything passes. */
+    private final Admission admission;
+    /** Requests the listener's concurrency limit ({@code --limit}) refused. */
+    private final LongAdder refusedByLimit = new LongAdder();
     private final RouteIndex routes;
     /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
     private final MeterRegistry registry = MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
@@ -81,10 +90,11 @@ public final class LoanServer implements AutoCloseable {
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         ClientDisconnects.quiet();
-        this.store = options.store().open(options.storeReplicas());
         this.delay = options.carrierDelay() == Recording.ON
                 ? CarrierDelay.start(options.threads(), options.carrierDelayResolution())
                 : null;
+        this.store = options.store().open(new StoreSettings(options.storeReplicas(), options.storePool(),
+                options.storePoolTimeout(), delay != null ? delay.poolWaits() : wait -> { }));
         int maxRunning = options.maxDerivations() > 0
                 ? options.maxDerivations()
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
@@ -93,7 +103,9 @@ public final class LoanServer implements AutoCloseable {
                 RequestStamps::current, delay != null ? delay.queueWaits() : wait -> { });
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
         this.inFlight = new InFlight();
-        this.runtime = new RuntimeService(options, carriers, pool, inFlight, delay);
+        DelayGuard guard = options.shedDelay().on() ? new DelayGuard(delay, options.shedDelay().threshold()) : null;
+        this.admission = guard != null ? guard : Admission.OPEN;
+        this.runtime = new RuntimeService(options, carriers, pool, inFlight, delay, guard, refusedByLimit, store);
 
         WebServerConfig.Builder builder = WebServer.builder()
                 .config(config.get("server"))
@@ -136,12 +148,13 @@ public final class LoanServer implements AutoCloseable {
         this.routes = routes(WrappedService.wrapping(routing, wrap), options);
         ErrorResponses.register(routing);
 
+        options.limit().create(Runtime.getRuntime().availableProcessors()).ifPresent(builder::concurrencyLimit);
         if (options.reusePort()) {
             // Cluster workers: every worker binds the same port and the kernel spreads connections among them.
             builder.putListenerSocketOption(StandardSocketOptions.SO_REUSEPORT, true);
         }
         this.server = builder
-                .directHandlers(ErrorResponses.directHandlers())
+                .directHandlers(ErrorResponses.directHandlers(refusedByLimit))
                 .addFeature(observe())
                 .routing(routing)
                 .build();
@@ -157,9 +170,9 @@ public final class LoanServer implements AutoCloseable {
         // in a registered service by a second crawl that copies the path's parameters into a new map and decodes the
         // path again, about 1% of /books' throughput on one core. None of them has start or stop hooks.
         RouteIndex index = new RouteIndex(rules);
-        for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool),
-                new SessionService(pool, options.memberCost(), store, options.sessionTtl()),
-                new CatalogService(), runtime, new MetricsEndpoint(registry))) {
+        for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool, admission),
+                new SessionService(pool, options.memberCost(), store, options.sessionTtl(), admission),
+                new CatalogService(store), runtime, new MetricsEndpoint(registry))) {
             service.routing(index);
         }
         // Helidon's health observer, added with observe()
@@ -281,6 +294,17 @@ public final class LoanServer implements AutoCloseable {
                 + "a thread, over the last 10 s (quantile 1: the largest)", () -> runtime.carrierDelay().last10s());
         summary("loan.crypto.queue.wait.seconds", "how long derivations waited in the crypto pool's queue, over the "
                 + "last 10 s (quantile 1: the largest)", () -> runtime.cryptoQueueWait().last10s());
+        gauges.add(registry.getOrCreate(FunctionalCounter.builder("loan.overload.refused", runtime,
+                r -> r.overload().refusedByLimit() + r.overload().shedByDelay())
+                .description("requests refused with 503 overloaded: by the listener's concurrency limit (--limit) or "
+                        + "by the delay guard (--shed-delay)")));
+        summary("loan.store.pool.wait.seconds", "how long requests waited for a connection of the store's pool "
+                + "(PostgreSQL), over the last 10 s (quantile 1: the largest)", () -> runtime.storePool() == null ? null
+                : runtime.storePool().waitMs().last10s());
+        gauge("loan.store.pool.active", () -> pooled(Pool.Stats::active));
+        gauge("loan.store.pool.idle", () -> pooled(Pool.Stats::idle));
+        gauge("loan.store.pool.waiting", () -> pooled(Pool.Stats::waiting));
+        gauge("loan.store.pool.timeouts", () -> pooled(s -> s.timeouts()));
         gauge("loan.vthread.scheduler.queued", () -> scheduler(VirtualThreadScheduler.Counts::queued));
         gauge("loan.vthread.scheduler.mounted", () -> scheduler(VirtualThreadScheduler.Counts::mounted));
     }
@@ -300,6 +324,11 @@ public final class LoanServer implements AutoCloseable {
             LatencyWindows.Summary s = last10s.get();
             return s == null ? Double.NaN : s.count();
         });
+    }
+
+    /** A count of the store's connection pool, or NaN for a store without one. */
+    private double pooled(ToDoubleFunction<Pool.Stats> figure) {
+        return store.pool().map(p -> figure.applyAsDouble(p.stats())).orElse(Double.NaN);
     }
 
     /** A count of the JDK's scheduler while the monitor runs on JDK 24+, else NaN. */

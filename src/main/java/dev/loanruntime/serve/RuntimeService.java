@@ -1,5 +1,7 @@
 package dev.loanruntime.serve;
 
+import java.util.concurrent.atomic.LongAdder;
+
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -9,11 +11,14 @@ import dev.loanruntime.crypto.CryptoPool;
 import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.http.Json;
 import dev.loanruntime.http.Routes;
+import dev.loanruntime.overload.DelayGuard;
 import dev.loanruntime.runtime.CarrierDelay;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.store.LoanStore;
+import dev.loanruntime.store.Pool;
 
 /** {@code GET /runtime}: the execution model this process actually runs, as observed, not as asked for. */
 public final class RuntimeService implements HttpService {
@@ -22,15 +27,30 @@ public final class RuntimeService implements HttpService {
     private final CryptoPool pool;
     private final InFlight inFlight;
     private final CarrierDelay delay;
+    private final DelayGuard guard;
+    private final LongAdder refusedByLimit;
+    private final LoanStore store;
 
-    /** {@code delay}: the carrier-delay monitor, or null when it is off. */
+    /**
+     * {@code delay}: the carrier-delay monitor, or null when it is off; {@code guard}: the delay guard, or null
+     * without {@code --shed-delay}; {@code refusedByLimit}: what the listener's concurrency limit refused.
+     */
     public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, InFlight inFlight,
-                          CarrierDelay delay) {
+                          CarrierDelay delay, DelayGuard guard, LongAdder refusedByLimit, LoanStore store) {
         this.options = options;
         this.carriers = carriers;
         this.pool = pool;
         this.inFlight = inFlight;
         this.delay = delay;
+        this.guard = guard;
+        this.refusedByLimit = refusedByLimit;
+        this.store = store;
+    }
+
+    /** The store's connection pool now and its waits for a connection, or null for a store without one. Any thread. */
+    public StorePool storePool() {
+        return store.pool().map(p -> new StorePool(p.stats(),
+                delay == null ? CarrierDelay.QueueReport.OFF : delay.poolReport())).orElse(null);
     }
 
     @Override
@@ -50,6 +70,14 @@ public final class RuntimeService implements HttpService {
     /** The crypto pool's queue wait as of its last window, or {@link CarrierDelay.QueueReport#OFF}. Any thread. */
     public CarrierDelay.QueueReport cryptoQueueWait() {
         return delay == null ? CarrierDelay.QueueReport.OFF : delay.queueReport();
+    }
+
+    /** The protections against overload in force, and what they refused so far. Any thread. */
+    public Overload overload() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new Overload(options.limit().label(), options.limit().helidonConfig(cores), refusedByLimit.sum(),
+                guard == null ? null : (double) options.shedDelay().threshold().toMillis(),
+                guard != null && guard.shedding(), guard == null ? 0 : guard.shed(), pool.queueCapacity());
     }
 
     /** A snapshot; safe from any thread. */
@@ -75,6 +103,8 @@ public final class RuntimeService implements HttpService {
                 Pinning.snapshot(),
                 carrierDelay(),
                 cryptoQueueWait(),
+                overload(),
+                storePool(),
                 Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(),
                 Runtime.getRuntime().maxMemory() / (1024 * 1024));
@@ -109,8 +139,27 @@ public final class RuntimeService implements HttpService {
                          Pinning.Snapshot pinned,
                          CarrierDelay.Report carrierDelay,
                          CarrierDelay.QueueReport cryptoQueueWait,
+                         Overload overload,
+                         StorePool storePool,
                          String javaVersion,
                          int cores,
                          long maxHeapMiB) {
+    }
+
+    /**
+     * The protections in force: {@code limit} ({@code --limit}) and the Helidon configuration it is
+     * ({@code helidonConfig}, empty for none) with the requests it refused; the delay guard's bound
+     * ({@code shedDelayMs}, null without {@code --shed-delay}), whether it refuses heavy requests now, and how many it
+     * refused; the crypto pool's queue, past which a pooled derivation gets 503 busy.
+     */
+    public record Overload(String limit, String helidonConfig, long refusedByLimit, Double shedDelayMs,
+                           boolean shedding, long shedByDelay, int cryptoQueue) {
+    }
+
+    /**
+     * The store's connection pool (PostgreSQL): HikariCP's counts now, and the waits for a connection since the start
+     * and over the last 10 s ({@code on} false with {@code --carrier-delay off}, whose probe rolls their windows).
+     */
+    public record StorePool(Pool.Stats pool, CarrierDelay.QueueReport waitMs) {
     }
 }

@@ -12,8 +12,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters;
+import dev.loanruntime.cli.Converters.ConcurrencyLimitConverter;
 import dev.loanruntime.cli.Converters.DurationConverter;
-import dev.loanruntime.cli.Converters.LogThresholdConverter;
+import dev.loanruntime.cli.Converters.ThresholdConverter;
 import dev.loanruntime.cli.Converters.RecordingConverter;
 import dev.loanruntime.cli.Converters.ScryptCostConverter;
 import dev.loanruntime.cli.Converters.ScryptProviderConverter;
@@ -26,10 +27,12 @@ import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.LogThreshold;
+import dev.loanruntime.overload.ConcurrencyLimit;
+import dev.loanruntime.runtime.Threshold;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.ServerTiming;
+import dev.loanruntime.store.StoreSettings;
 import dev.loanruntime.store.StoreUri;
 
 /**
@@ -93,8 +96,10 @@ public final class ServeOptions {
             description = "Where the loan counter and the sessions live: local (this process's memory), "
                     + "sqlite:PATH (a file shared by the processes of this machine), "
                     + "redis[s]://[USER@]HOST:PORT[/DB] (a server shared by processes on many machines; rediss: TLS) "
-                    + "or redis-sentinel://[USER@]HOST:PORT[,HOST:PORT...]/MASTER[/DB] (the master that Sentinels name, "
-                    + "followed after a failover). Passwords from LOAN_STORE_PASSWORD and LOAN_SENTINEL_PASSWORD, "
+                    + "redis-sentinel://[USER@]HOST:PORT[,HOST:PORT...]/MASTER[/DB] (the master that Sentinels name, "
+                    + "followed after a failover) or postgresql://[USER@]HOST:PORT/DB (a database shared by processes "
+                    + "on many machines, over a pool of --store-pool connections). Passwords from LOAN_STORE_PASSWORD "
+                    + "and LOAN_SENTINEL_PASSWORD, "
                     + "which no process list shows (default: ${DEFAULT-VALUE}).")
     private StoreUri store;
 
@@ -104,6 +109,19 @@ public final class ServeOptions {
                     + "503 store_unavailable (default: 1 with redis-sentinel, else 0).")
     @Range(min = 0, max = 16)
     private Integer storeReplicas;
+
+    // No default: HikariCP's size (10), and an error with a store that has no pool.
+    @Option(names = "--store-pool", paramLabel = "N",
+            description = "Connections in the PostgreSQL store's pool: the most requests that talk to the database "
+                    + "at once; the others wait for a connection (default: 10, HikariCP's).")
+    @Range(min = 1, max = 1000)
+    private Integer storePool;
+
+    @Option(names = "--store-pool-timeout", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long a request waits for a connection of the PostgreSQL store's pool before it gets "
+                    + "503 store_unavailable (default: 1s).")
+    @Range(min = 250, max = 60_000)
+    private Duration storePoolTimeout;
 
     @Option(names = "--member-cost", defaultValue = Defaults.COST, paramLabel = "N,r,p",
             converter = ScryptCostConverter.class,
@@ -163,17 +181,34 @@ public final class ServeOptions {
 
     // Off: a server that pins by design would log a line per request.
     @Option(names = "--log-pinned", defaultValue = "off", paramLabel = "off|DURATION",
-            converter = LogThresholdConverter.class,
+            converter = ThresholdConverter.class,
             description = "With --pin-watch on: log one line, with the top of the stack, for each virtual thread "
                     + "that stays pinned to its carrier at least this long, e.g. 20ms; the watch counts the pins "
                     + "whether or not they are logged (default: ${DEFAULT-VALUE}).")
-    private LogThreshold logPinned;
+    private Threshold logPinned;
 
     @Option(names = "--log-slow-requests", defaultValue = "off", paramLabel = "off|DURATION",
-            converter = LogThresholdConverter.class,
+            converter = ThresholdConverter.class,
             description = "With --stages on: log one line with the order and durations of the stages of each request "
                     + "that took at least this long, from accepted to sent, e.g. 500ms (default: ${DEFAULT-VALUE}).")
-    private LogThreshold logSlowRequests;
+    private Threshold logSlowRequests;
+
+    @Option(names = "--limit", defaultValue = "none", paramLabel = "none|fixed:PERMITS[:QUEUE]|aimd",
+            converter = ConcurrencyLimitConverter.class,
+            description = "Helidon's concurrency limit on the listener (server.concurrency-limit), for every request "
+                    + "whatever its route: fixed (permits, and a queue of QUEUE, default 0) or aimd (from one permit "
+                    + "per core, up while answers are fast, down when slower than 5 s); past it 503 overloaded "
+                    + "(docs/overload.md) (default: ${DEFAULT-VALUE}).")
+    private ConcurrencyLimit limit;
+
+    // Off: the bound depends on what the users of the heavy routes can wait; experiment 14 measures a few.
+    @Option(names = "--shed-delay", defaultValue = "off", paramLabel = "off|DURATION",
+            converter = ThresholdConverter.class,
+            description = "Refuse heavy requests (the scrypt routes, login) with 503 overloaded while the carrier "
+                    + "delay is over this, e.g. 50ms: the p99 of its last second, or the probe late by more than it "
+                    + "now; health, /runtime, metrics and the light routes are never refused. Needs --carrier-delay "
+                    + "on (default: ${DEFAULT-VALUE}).")
+    private Threshold shedDelay;
 
     // Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
     @Option(names = "--drain-delay", defaultValue = "4", paramLabel = "SECONDS",
@@ -339,6 +374,16 @@ public final class ServeOptions {
         return storeReplicas == null ? store.defaultReplicas() : storeReplicas;
     }
 
+    /** {@code --store-pool}, or HikariCP's default. */
+    public int storePool() {
+        return storePool == null ? StoreSettings.DEFAULT_POOL : storePool;
+    }
+
+    /** {@code --store-pool-timeout}, or the default of one second. */
+    public Duration storePoolTimeout() {
+        return storePoolTimeout == null ? StoreSettings.DEFAULT_POOL_TIMEOUT : storePoolTimeout;
+    }
+
     public ScryptCost memberCost() {
         return memberCost;
     }
@@ -376,11 +421,19 @@ public final class ServeOptions {
         return carrierDelayResolution;
     }
 
-    public LogThreshold logPinned() {
+    public Threshold logPinned() {
         return logPinned;
     }
 
-    public LogThreshold logSlowRequests() {
+    public ConcurrencyLimit limit() {
+        return limit;
+    }
+
+    public Threshold shedDelay() {
+        return shedDelay;
+    }
+
+    public Threshold logSlowRequests() {
         return logSlowRequests;
     }
 
@@ -434,9 +487,23 @@ public final class ServeOptions {
             throw UsageError.invalid("--store-replicas", "0 with --store " + store
                     + " (only a Redis store has replicas)", storeReplicas);
         }
+        for (Object[] pooled : new Object[][] {{"--store-pool", storePool},
+                {"--store-pool-timeout", storePoolTimeout == null ? null : Durations.format(storePoolTimeout)}}) {
+            if (pooled[1] != null && !store.pooled()) {
+                throw UsageError.invalid((String) pooled[0], "no value with --store " + store
+                        + " (only a PostgreSQL store has a connection pool)", pooled[1]);
+            }
+        }
         if (logSlowRequests.on() && stages != Recording.ON) {
             throw UsageError.invalid("--log-slow-requests", "off unless --stages on (its lines are the stages)",
                     logSlowRequests.label());
+        }
+        if (shedDelay.on() && shedDelay.threshold().isZero()) {
+            throw UsageError.invalid("--shed-delay", "off or a duration above 0", shedDelay.label());
+        }
+        if (shedDelay.on() && carrierDelay != Recording.ON) {
+            throw UsageError.invalid("--shed-delay", "off unless --carrier-delay on (it sheds on the carrier delay)",
+                    shedDelay.label());
         }
         if (logPinned.on() && pinWatch != Recording.ON) {
             throw UsageError.invalid("--log-pinned", "off unless --pin-watch on (its lines are the pins it sees)",

@@ -32,6 +32,11 @@ public interface LoanStore extends AutoCloseable {
     /** Checks that the store answers; throws {@link StoreUnavailableException} when it does not. */
     void ping();
 
+    /** The store's pool of database connections, or empty for a store without one (all but PostgreSQL). */
+    default Optional<Pool> pool() {
+        return Optional.empty();
+    }
+
     /** A short description for reports, e.g. {@code local} or {@code sqlite:loans.db}. */
     String describe();
 

@@ -64,7 +64,7 @@ final class RedisConnections {
     }
 
     /** Stops the start when the server refuses our credentials; any other failure is left to the requests. */
-    private static RedisLoanStore checked(RedisLoanStore store, RedisAuth auth) {
+    private static RedisLoanStore checked(RedisLoanStore store, StoreAuth auth) {
         try {
             store.ping();
         } catch (StoreUnavailableException e) {
@@ -72,8 +72,8 @@ final class RedisConnections {
             if (refusal != null) {
                 store.close();
                 String hint = auth.password() == null
-                        ? " (no password was given: put it in " + RedisAuth.PASSWORD_ENV + ")"
-                        : " (check the password in " + RedisAuth.PASSWORD_ENV + " or the URI's USER:PASSWORD)";
+                        ? " (no password was given: put it in " + StoreAuth.PASSWORD_ENV + ")"
+                        : " (check the password in " + StoreAuth.PASSWORD_ENV + " or the URI's USER:PASSWORD)";
                 throw new IllegalStateException("store " + store.describe() + " refused to log in: " + refusal + hint);
             }
         }
@@ -101,19 +101,20 @@ final class RedisConnections {
                 String refusal = refusal(e);
                 if (refusal != null) {
                     return " (Sentinel " + sentinel + " refused to log in: " + refusal + "; its password comes from "
-                            + RedisAuth.SENTINEL_PASSWORD_ENV + ")";
+                            + StoreAuth.SENTINEL_PASSWORD_ENV + ")";
                 }
             }
         }
         return "";
     }
 
-    private static JedisClientConfig nodeConfig(int database, boolean tls, RedisAuth auth) {
+    private static JedisClientConfig nodeConfig(int database, boolean tls, StoreAuth auth) {
         DefaultJedisClientConfig.Builder config = timeouts(DefaultJedisClientConfig.builder())
                 .database(database)
                 .ssl(tls)
                 .clientName("loan-runtime-" + ProcessHandle.current().pid());
-        return auth.applyTo(config).build();
+        // without a password the client sends no AUTH
+        return (auth.password() == null ? config : config.user(auth.user()).password(auth.password())).build();
     }
 
     private static DefaultJedisClientConfig.Builder timeouts(DefaultJedisClientConfig.Builder config) {

@@ -81,13 +81,13 @@ final class SqliteLoanStore implements LoanStore {
     @Override
     public long incrementLoans() {
         // One statement, one transaction: the read and the write happen under the same write lock.
-        return threads.run(c -> queryLong(c,
+        return threads.run(c -> Sql.queryLong(c,
                 "UPDATE counters SET value = value + 1 WHERE name = 'loans' RETURNING value"));
     }
 
     @Override
     public long loans() {
-        return threads.run(c -> queryLong(c, "SELECT value FROM counters WHERE name = 'loans'"));
+        return threads.run(c -> Sql.queryLong(c, "SELECT value FROM counters WHERE name = 'loans'"));
     }
 
     @Override
@@ -124,13 +124,7 @@ final class SqliteLoanStore implements LoanStore {
 
     @Override
     public void removeSession(String key) {
-        threads.run(c -> {
-            try (PreparedStatement delete = c.prepareStatement("DELETE FROM sessions WHERE session_key = ?")) {
-                delete.setString(1, key);
-                delete.executeUpdate();
-            }
-            return null;
-        });
+        threads.run(c -> Sql.update(c, "DELETE FROM sessions WHERE session_key = ?", key));
     }
 
     @Override
@@ -148,13 +142,4 @@ final class SqliteLoanStore implements LoanStore {
         threads.close();
     }
 
-    private static long queryLong(Connection connection, String sql) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql);
-             ResultSet rs = statement.executeQuery()) {
-            if (!rs.next()) {
-                throw new SQLException("no row for: " + sql);
-            }
-            return rs.getLong(1);
-        }
-    }
 }

@@ -16,22 +16,35 @@ import java.util.stream.Collectors;
  * <p>{@link #toString()} is the form to print and to pass on a command line: it never holds a password. A child
  * process gets the passwords through {@link #environment()}.
  */
-public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreUri.Redis, StoreUri.Sentinel {
+public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreUri.Redis, StoreUri.Sentinel,
+        StoreUri.Postgres {
     /** The accepted forms, for error messages and help. */
-    String FORMS = "local, sqlite:PATH, redis[s]://[USER:PASSWORD@]HOST:PORT[/DB] or "
-            + "redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]";
+    String FORMS = "local, sqlite:PATH, redis[s]://[USER:PASSWORD@]HOST:PORT[/DB], "
+            + "redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB] or "
+            + "postgresql://[USER:PASSWORD@]HOST:PORT/DB";
 
     /**
-     * Opens the store. Writes are acknowledged only once {@code replicas} replicas confirm them (Redis {@code WAIT});
-     * only Redis stores accept more than 0. May block (connects, creates a file and its schema).
+     * Opens the store. Writes are acknowledged only once {@code settings.replicas()} replicas confirm them (Redis
+     * {@code WAIT}); only Redis stores accept more than 0; a PostgreSQL store opens its connection pool. May block
+     * (connects, creates a file and its schema).
      *
      * @throws IllegalStateException when the store refuses this process (a wrong password) or cannot be found
      */
-    LoanStore open(int replicas);
+    LoanStore open(StoreSettings settings);
+
+    /** Opens the store with {@code replicas} and the default pool. */
+    default LoanStore open(int replicas) {
+        return open(StoreSettings.replicas(replicas));
+    }
 
     /** Opens the store with {@link #defaultReplicas()}. */
     default LoanStore open() {
         return open(defaultReplicas());
+    }
+
+    /** Whether {@code --store-pool} means anything for this store (only PostgreSQL has a connection pool). */
+    default boolean pooled() {
+        return false;
     }
 
     /** Replicas that must confirm a write unless told otherwise: 1 behind Sentinel, 0 elsewhere. */
@@ -67,24 +80,27 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
             return Sqlite.parse(value, text.substring("sqlite:".length()));
         }
         if (text.startsWith("redis://") || text.startsWith("rediss://")) {
-            return RedisUris.redis(value, text, env);
+            return StoreUris.redis(value, text, env);
         }
         if (text.startsWith("redis-sentinel://")) {
-            return RedisUris.sentinel(value, text, env);
+            return StoreUris.sentinel(value, text, env);
+        }
+        if (text.startsWith("postgresql://")) {
+            return StoreUris.postgres(value, text, env);
         }
         throw bad(value, "unknown store");
     }
 
     /** The error for a bad {@code value}; the value is shown with any password in it masked. */
     static IllegalArgumentException bad(String value, String why) {
-        return new IllegalArgumentException("expected " + FORMS + " but was '" + RedisUris.masked(value) + "' ("
+        return new IllegalArgumentException("expected " + FORMS + " but was '" + StoreUris.masked(value) + "' ("
                 + why + ")");
     }
 
     /** This process's memory: every process has its own state. */
     record Local() implements StoreUri {
         @Override
-        public LoanStore open(int replicas) {
+        public LoanStore open(StoreSettings settings) {
             return new LocalLoanStore();
         }
 
@@ -108,7 +124,7 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
         }
 
         @Override
-        public LoanStore open(int replicas) {
+        public LoanStore open(StoreSettings settings) {
             return SqliteLoanStore.open(path);
         }
 
@@ -119,17 +135,17 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
     }
 
     /** A Redis server; {@code database} is the logical database number (SELECT); {@code tls} for {@code rediss}. */
-    record Redis(String host, int port, int database, boolean tls, RedisAuth auth) implements StoreUri {
+    record Redis(String host, int port, int database, boolean tls, StoreAuth auth) implements StoreUri {
         static final int DEFAULT_PORT = 6379;
 
         /** A server without TLS or credentials. */
         public Redis(String host, int port, int database) {
-            this(host, port, database, false, RedisAuth.NONE);
+            this(host, port, database, false, StoreAuth.NONE);
         }
 
         @Override
-        public LoanStore open(int replicas) {
-            return RedisConnections.open(this, replicas);
+        public LoanStore open(StoreSettings settings) {
+            return RedisConnections.open(this, settings.replicas());
         }
 
         @Override
@@ -153,7 +169,7 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
      * they fail it over to a replica. {@code auth} logs in to the master (and its replicas), {@code sentinelPassword}
      * (null for none) to the Sentinels.
      */
-    record Sentinel(List<Address> sentinels, String master, int database, RedisAuth auth, String sentinelPassword)
+    record Sentinel(List<Address> sentinels, String master, int database, StoreAuth auth, String sentinelPassword)
             implements StoreUri {
         static final int DEFAULT_PORT = 26379;
 
@@ -162,8 +178,8 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
         }
 
         @Override
-        public LoanStore open(int replicas) {
-            return RedisConnections.open(this, replicas);
+        public LoanStore open(StoreSettings settings) {
+            return RedisConnections.open(this, settings.replicas());
         }
 
         /** Behind Sentinel a failover is expected: a write counts once one replica holds it too. */
@@ -181,7 +197,7 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
         public Map<String, String> environment() {
             Map<String, String> env = new HashMap<>(auth.environment());
             if (sentinelPassword != null) {
-                env.put(RedisAuth.SENTINEL_PASSWORD_ENV, sentinelPassword);
+                env.put(StoreAuth.SENTINEL_PASSWORD_ENV, sentinelPassword);
             }
             return Map.copyOf(env);
         }
@@ -191,6 +207,40 @@ public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreU
             return "redis-sentinel://" + auth.shownUser()
                     + sentinels.stream().map(Address::toString).collect(Collectors.joining(","))
                     + "/" + master + "/" + database;
+        }
+    }
+
+    /**
+     * A PostgreSQL database that every process of every machine opens: the counter and the sessions are rows, each
+     * operation one statement, over a pool of connections ({@code --store-pool}); {@code auth} logs in (no user:
+     * {@code postgres}).
+     */
+    record Postgres(String host, int port, String database, StoreAuth auth) implements StoreUri {
+        static final int DEFAULT_PORT = 5432;
+
+        @Override
+        public LoanStore open(StoreSettings settings) {
+            return PostgresLoanStore.open(this, settings);
+        }
+
+        @Override
+        public boolean pooled() {
+            return true;
+        }
+
+        @Override
+        public Map<String, String> environment() {
+            return auth.environment();
+        }
+
+        /** The user who logs in. */
+        String user() {
+            return auth.user() == null ? "postgres" : auth.user();
+        }
+
+        @Override
+        public String toString() {
+            return "postgresql://" + auth.shownUser() + host + ":" + port + "/" + database;
         }
     }
 

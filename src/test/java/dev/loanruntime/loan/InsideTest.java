@@ -18,7 +18,7 @@ class InsideTest {
     @Test
     void aBadKindNamesTheAcceptedOnes() {
         assertThat(assertThrows(IllegalArgumentException.class, () -> Inside.parse("NATIVE")).getMessage(),
-                is("query parameter 'inside' must be one of none, monitor, lock, native, was 'NATIVE'"));
+                is("query parameter 'inside' must be one of none, monitor, lock, native, db, was 'NATIVE'"));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.loanruntime.serve;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import io.helidon.config.Config;
@@ -14,7 +16,7 @@ import dev.loanruntime.stages.Recording;
  * A server whose derivations spin the CPU for a fixed time and allocate nothing, so a derivation holds its thread
  * (and a virtual thread's carrier) for a known time and no GC blurs the stages. It prints {@link #SPINNING} each
  * time a derivation starts. Arguments: carriers, thread model ({@code virtual|platform}), milliseconds per
- * derivation. For tests, in a child JVM ({@code ServerProcess.start}).
+ * derivation, stages, then any serve options. For tests, in a child JVM ({@code ServerProcess.start}).
  */
 public final class SpinningHasherServer {
     static final String SPINNING = "derivation spinning";
@@ -30,6 +32,7 @@ public final class SpinningHasherServer {
         if (!args[3].equals("default")) {
             options = options.with("--stages", args[3]);
         }
+        options = options.with(Arrays.copyOfRange(args, 4, args.length));
         Spinner spinner = new Spinner(Long.parseLong(args[2]) * 1_000_000);
         try (LoanServer server = LoanServer.start(options, Config.create(), spinner)) {
             System.out.println("spinning-hasher server address=http://127.0.0.1:" + server.port());
@@ -37,9 +40,16 @@ public final class SpinningHasherServer {
         }
     }
 
-    /** {@code stages}: {@code on}, {@code off}, or {@code default} (what a plain {@code serve} does). */
-    public static List<String> args(int carriers, String threads, long spinMillis, String stages) {
-        return List.of(Integer.toString(carriers), threads, Long.toString(spinMillis), stages);
+    /**
+     * {@code stages}: {@code on}, {@code off}, or {@code default} (what a plain {@code serve} does); {@code options}:
+     * serve options beside, e.g. {@code --limit fixed:1:0}.
+     */
+    public static List<String> args(int carriers, String threads, long spinMillis, String stages,
+                                    String... options) {
+        List<String> args = new ArrayList<>(List.of(Integer.toString(carriers), threads, Long.toString(spinMillis),
+                stages));
+        args.addAll(List.of(options));
+        return args;
     }
 
     /** Spins on the clock: never parks, never allocates (the key is one shared array). */

@@ -44,7 +44,7 @@ class RedisCredentialsIT {
     @Test
     void thePasswordFromTheEnvironmentLogsInAndIsShownNowhere() throws Exception {
         try (RedisProcess redis = RedisProcess.server(dir, PASSWORD);
-             ServerProcess server = serve(Map.of(RedisAuth.PASSWORD_ENV, PASSWORD), "redis://127.0.0.1:" + redis.port());
+             ServerProcess server = serve(Map.of(StoreAuth.PASSWORD_ENV, PASSWORD), "redis://127.0.0.1:" + redis.port());
              Http http = new Http()) {
             String base = server.baseUri();
             assertThat(http.get(base + "/loan").number("loanCounter"), is(1L));
@@ -70,14 +70,14 @@ class RedisCredentialsIT {
     void aWrongOrMissingPasswordStopsTheStartNamingTheStore() throws Exception {
         try (RedisProcess redis = RedisProcess.server(dir, PASSWORD)) {
             String store = "redis://127.0.0.1:" + redis.port() + "/0";
-            for (Map<String, String> env : List.of(Map.of(RedisAuth.PASSWORD_ENV, "not-" + PASSWORD), Map.<String, String>of())) {
+            for (Map<String, String> env : List.of(Map.of(StoreAuth.PASSWORD_ENV, "not-" + PASSWORD), Map.<String, String>of())) {
                 try (ServerProcess server = ServerProcess.start(env, List.of("-Xmx128m"), "dev.loanruntime.Main",
                         List.of("serve", "--port", "0", "--store", store))) {
                     assertThat(server.awaitExit(Duration.ofSeconds(60)), is(1));
                     String output = server.output();
                     assertThat(output, allOf(containsString("store " + store + " refused to log in"),
                             containsString(env.isEmpty() ? "NOAUTH" : "WRONGPASS"),
-                            containsString(RedisAuth.PASSWORD_ENV), not(containsString(PASSWORD))));
+                            containsString(StoreAuth.PASSWORD_ENV), not(containsString(PASSWORD))));
                     assertThat(output, output.lines().filter(l -> l.contains("refused to log in")).toList(), hasSize(1));
                 }
             }
@@ -139,10 +139,10 @@ class RedisCredentialsIT {
         try (RedisProcess redis = RedisProcess.server(dir, PASSWORD, "--tls-port", Integer.toString(tlsPort),
                 "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
                 "--tls-ca-cert-file", cert.toString(), "--tls-auth-clients", "no");
-             ServerProcess trusting = ServerProcess.startListening(Map.of(RedisAuth.PASSWORD_ENV, PASSWORD),
+             ServerProcess trusting = ServerProcess.startListening(Map.of(StoreAuth.PASSWORD_ENV, PASSWORD),
                      List.of("-Xmx256m", "-Djavax.net.ssl.trustStore=" + trust, "-Djavax.net.ssl.trustStorePassword=changeit"),
                      "dev.loanruntime.Main", List.of("serve", "--port", "0", "--store", "rediss://127.0.0.1:" + tlsPort));
-             ServerProcess doubting = serve(Map.of(RedisAuth.PASSWORD_ENV, PASSWORD), "rediss://127.0.0.1:" + tlsPort);
+             ServerProcess doubting = serve(Map.of(StoreAuth.PASSWORD_ENV, PASSWORD), "rediss://127.0.0.1:" + tlsPort);
              Http http = new Http()) {
             // the server knows only the TLS port: a loan counted there went over TLS
             assertThat(http.get(trusting.baseUri() + "/loan").number("loanCounter"), is(1L));

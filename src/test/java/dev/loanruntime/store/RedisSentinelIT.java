@@ -162,8 +162,8 @@ class RedisSentinelIT {
         List<String> args = new java.util.ArrayList<>(List.of("serve", "--port", "0", "--store", redis.storeUri(),
                 "--member-cost", StateAcrossProcessesContract.CHEAP_MEMBER_COST));
         args.addAll(List.of(more));
-        return ServerProcess.startListening(Map.of(RedisAuth.PASSWORD_ENV, SentinelSet.DATA_PASSWORD,
-                        RedisAuth.SENTINEL_PASSWORD_ENV, SentinelSet.SENTINEL_PASSWORD),
+        return ServerProcess.startListening(Map.of(StoreAuth.PASSWORD_ENV, SentinelSet.DATA_PASSWORD,
+                        StoreAuth.SENTINEL_PASSWORD_ENV, SentinelSet.SENTINEL_PASSWORD),
                 List.of("-Xmx256m"), "dev.loanruntime.Main", args);
     }
 }

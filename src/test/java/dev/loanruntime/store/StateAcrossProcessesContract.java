@@ -2,6 +2,7 @@ package dev.loanruntime.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +47,11 @@ abstract class StateAcrossProcessesContract {
     /** Whether the processes share the state ({@code false} only for {@code local}). */
     abstract boolean shared();
 
+    /** What each process needs in its environment, e.g. the store's password. */
+    Map<String, String> environment() {
+        return Map.of();
+    }
+
     /** Makes the store empty before the processes of a test class start on it. */
     void emptyStore() throws Exception {
     }
@@ -59,7 +65,7 @@ abstract class StateAcrossProcessesContract {
         try (ExecutorService starting = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<ServerProcess>> started = new ArrayList<>();
             for (int i = 0; i < PROCESSES; i++) {
-                started.add(starting.submit(() -> ServerProcess.serve(List.of("-Xmx256m"),
+                started.add(starting.submit(() -> ServerProcess.serve(environment(), List.of("-Xmx256m"),
                         "--store", store(), "--member-cost", CHEAP_MEMBER_COST)));
             }
             Exception failure = null;

@@ -47,23 +47,23 @@ class StoreUriTest {
 
     @Test
     void credentialsComeFromTheUriOrTheEnvironment() {
-        Map<String, String> env = Map.of(RedisAuth.PASSWORD_ENV, "from-env");
+        Map<String, String> env = Map.of(StoreAuth.PASSWORD_ENV, "from-env");
         assertThat(StoreUri.parse("redis://ada:p%40ss@h:1/2", env),
-                is(new StoreUri.Redis("h", 1, 2, false, new RedisAuth("ada", "p@ss"))));
-        assertThat(StoreUri.parse("redis://h:1", env), is(new StoreUri.Redis("h", 1, 0, false, new RedisAuth(null, "from-env"))));
-        assertThat(StoreUri.parse("rediss://ada@h:1", env), is(new StoreUri.Redis("h", 1, 0, true, new RedisAuth("ada", "from-env"))));
+                is(new StoreUri.Redis("h", 1, 2, false, new StoreAuth("ada", "p@ss"))));
+        assertThat(StoreUri.parse("redis://h:1", env), is(new StoreUri.Redis("h", 1, 0, false, new StoreAuth(null, "from-env"))));
+        assertThat(StoreUri.parse("rediss://ada@h:1", env), is(new StoreUri.Redis("h", 1, 0, true, new StoreAuth("ada", "from-env"))));
         assertThat(StoreUri.parse("redis://h:1", Map.of()), is(new StoreUri.Redis("h", 1, 0)));
     }
 
     @Test
     void sentinelNamesItsSentinelsItsMasterAndItsOwnPassword() {
-        Map<String, String> env = Map.of(RedisAuth.PASSWORD_ENV, "data", RedisAuth.SENTINEL_PASSWORD_ENV, "watch");
+        Map<String, String> env = Map.of(StoreAuth.PASSWORD_ENV, "data", StoreAuth.SENTINEL_PASSWORD_ENV, "watch");
         StoreUri.Sentinel uri = (StoreUri.Sentinel) StoreUri.parse("redis-sentinel://a:26380,b,127.0.0.3:1/loans/3", env);
         assertThat(uri.sentinels(), is(List.of(new StoreUri.Address("a", 26380), new StoreUri.Address("b", 26379),
                 new StoreUri.Address("127.0.0.3", 1))));
         assertThat(uri.master(), is("loans"));
         assertThat(uri.database(), is(3));
-        assertThat(uri.auth(), is(new RedisAuth(null, "data")));
+        assertThat(uri.auth(), is(new StoreAuth(null, "data")));
         assertThat(uri.sentinelPassword(), is("watch"));
         assertThat(uri.defaultReplicas(), is(1));
         assertThat(StoreUri.parse("redis://h:1").defaultReplicas(), is(0));
@@ -72,7 +72,7 @@ class StoreUriTest {
 
     @Test
     void noPrintedFormHoldsAPassword() {
-        Map<String, String> env = Map.of(RedisAuth.SENTINEL_PASSWORD_ENV, "watch-secret");
+        Map<String, String> env = Map.of(StoreAuth.SENTINEL_PASSWORD_ENV, "watch-secret");
         StoreUri redis = StoreUri.parse("redis://ada:the-secret@h:1/2", env);
         StoreUri sentinel = StoreUri.parse("redis-sentinel://ada:the-secret@a:1,b:2/m", env);
         assertThat(redis.toString(), is("redis://ada@h:1/2"));

@@ -37,9 +37,15 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts {@code serve --port 0 <args>} with the given JVM options and waits until it listens. */
     public static ServerProcess serve(List<String> jvmOptions, String... args) throws IOException {
+        return serve(Map.of(), jvmOptions, args);
+    }
+
+    /** {@link #serve(List, String...)} with {@code env} added to the child's environment (e.g. a store's password). */
+    public static ServerProcess serve(Map<String, String> env, List<String> jvmOptions, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>(List.of("serve", "--port", "0"));
         command.addAll(List.of(args));
-        return startListening(jvmOptions, "dev.loanruntime.Main", command);
+        return startListening(env, jvmOptions, "dev.loanruntime.Main", command);
     }
 
     /**

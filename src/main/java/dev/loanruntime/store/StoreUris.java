@@ -10,15 +10,16 @@ import java.util.regex.Pattern;
 import static dev.loanruntime.store.StoreUri.bad;
 
 /**
- * Parses the Redis forms of {@link StoreUri}: {@code redis[s]://[USER:PASSWORD@]HOST[:PORT][/DB]} and
- * {@code redis-sentinel://[USER:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB]}. Written by hand rather than
- * with {@link java.net.URI}, which cannot hold a list of hosts. USER and PASSWORD may be %-escaped.
+ * Parses the network forms of {@link StoreUri}: {@code redis[s]://[USER:PASSWORD@]HOST[:PORT][/DB]},
+ * {@code redis-sentinel://[USER:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB]} and
+ * {@code postgresql://[USER:PASSWORD@]HOST[:PORT]/DB}. Written by hand rather than with {@link java.net.URI}, which
+ * cannot hold a list of hosts. USER and PASSWORD may be %-escaped.
  */
-final class RedisUris {
+final class StoreUris {
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+|\\[[0-9A-Fa-f:.]+]");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]+");
 
-    private RedisUris() {
+    private StoreUris() {
     }
 
     static StoreUri.Redis redis(String value, String text, Map<String, String> env) {
@@ -30,7 +31,7 @@ final class RedisUris {
         StoreUri.Address address = address(value, parts.hosts, StoreUri.Redis.DEFAULT_PORT);
         String path = parts.path;
         int database = path.isEmpty() || path.equals("/") ? 0 : database(value, path.substring(1));
-        return new StoreUri.Redis(address.host(), address.port(), database, tls, RedisAuth.of(parts.userInfo, env));
+        return new StoreUri.Redis(address.host(), address.port(), database, tls, StoreAuth.of(parts.userInfo, env));
     }
 
     static StoreUri.Sentinel sentinel(String value, String text, Map<String, String> env) {
@@ -44,8 +45,21 @@ final class RedisUris {
             throw bad(value, "redis-sentinel needs /MASTER, the name the Sentinels monitor it by, then an optional /DB");
         }
         int database = path.length == 2 ? database(value, path[1]) : 0;
-        return new StoreUri.Sentinel(sentinels, path[0], database, RedisAuth.of(parts.userInfo, env),
-                RedisAuth.blankToNull(env.get(RedisAuth.SENTINEL_PASSWORD_ENV)));
+        return new StoreUri.Sentinel(sentinels, path[0], database, StoreAuth.of(parts.userInfo, env),
+                StoreAuth.blankToNull(env.get(StoreAuth.SENTINEL_PASSWORD_ENV)));
+    }
+
+    static StoreUri.Postgres postgres(String value, String text, Map<String, String> env) {
+        Parts parts = Parts.split(value, text.substring("postgresql://".length()));
+        if (parts.hosts.contains(",")) {
+            throw bad(value, "one HOST:PORT");
+        }
+        StoreUri.Address address = address(value, parts.hosts, StoreUri.Postgres.DEFAULT_PORT);
+        String database = parts.path.isEmpty() ? "" : parts.path.substring(1);
+        if (!NAME.matcher(database).matches()) {
+            throw bad(value, "postgresql needs /DB, the database's name");
+        }
+        return new StoreUri.Postgres(address.host(), address.port(), database, StoreAuth.of(parts.userInfo, env));
     }
 
     /** {@code value} with the password of a {@code scheme://USER:PASSWORD@...} masked, for error messages. */
@@ -100,7 +114,7 @@ final class RedisUris {
         static Parts split(String value, String rest) {
             if (rest.contains("?") || rest.contains("#")) {
                 throw bad(value, "no ?query or #fragment: passwords come from the URI's user part or "
-                        + RedisAuth.PASSWORD_ENV + ", the Sentinels' from " + RedisAuth.SENTINEL_PASSWORD_ENV);
+                        + StoreAuth.PASSWORD_ENV + ", the Sentinels' from " + StoreAuth.SENTINEL_PASSWORD_ENV);
             }
             int at = rest.lastIndexOf('@');
             String userInfo = at < 0 ? null : decode(value, rest.substring(0, at));

@@ -8,29 +8,29 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class LogThresholdTest {
+class ThresholdTest {
     @Test
     void offLogsNothing() {
-        LogThreshold off = LogThreshold.parse("off");
+        Threshold off = Threshold.parse("off");
         assertThat(off.on(), is(false));
-        assertThat(off.logs(Duration.ofSeconds(10)), is(false));
+        assertThat(off.reachedBy(Duration.ofSeconds(10)), is(false));
         assertThat(off.label(), is("off"));
     }
 
     @Test
     void aThresholdLogsThePinsThatLastAtLeastThatLong() {
-        LogThreshold log = LogThreshold.parse("20ms");
-        assertThat(log.logs(Duration.ofMillis(19)), is(false));
-        assertThat(log.logs(Duration.ofMillis(20)), is(true));
+        Threshold log = Threshold.parse("20ms");
+        assertThat(log.reachedBy(Duration.ofMillis(19)), is(false));
+        assertThat(log.reachedBy(Duration.ofMillis(20)), is(true));
         assertThat(log.label(), is("20ms"));
-        assertThat(LogThreshold.parse("1s").threshold(), is(Duration.ofSeconds(1)));
-        assertThat(LogThreshold.parse(LogThreshold.parse("1s").label()), is(LogThreshold.parse("1s")));
+        assertThat(Threshold.parse("1s").threshold(), is(Duration.ofSeconds(1)));
+        assertThat(Threshold.parse(Threshold.parse("1s").label()), is(Threshold.parse("1s")));
     }
 
     @Test
     void aBadValueIsNamed() {
         for (String bad : new String[] {"20", "-1ms", "20 ms", "on", ""}) {
-            assertThat(assertThrows(IllegalArgumentException.class, () -> LogThreshold.parse(bad)).getMessage(),
+            assertThat(assertThrows(IllegalArgumentException.class, () -> Threshold.parse(bad)).getMessage(),
                     is("expected off or a duration such as 20ms or 1s but was '" + bad + "'"));
         }
     }

@@ -1,0 +1,217 @@
+package dev.loanruntime.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Assumptions;
+
+import dev.loanruntime.store.StoreUri;
+
+/**
+ * A PostgreSQL server that a test owns: {@code initdb} into a directory of its own, then {@code postgres} in the
+ * foreground on 127.0.0.1 and a free port outside the ephemeral range, with a password for the {@code postgres} user
+ * (scram-sha-256 over TCP). PostgreSQL refuses to run as root, so as root both run as the {@code postgres} user the
+ * Debian package creates ({@code setpriv}, which replaces itself with the command: the process is the server), the
+ * directory given to that user. Stopped by PID: SIGINT (a fast shutdown) and SIGKILL after 10 s. Started again on the
+ * same port and directory. Always {@link #close()} it.
+ */
+public final class PostgresProcess implements AutoCloseable {
+    /** The password of the {@code postgres} user of every test server: a test secret, not shown in URIs. */
+    public static final String PASSWORD = "loan-test-pw";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    private final Path bin;
+    private final Path data;
+    private final int port;
+    private final Path log;
+    private Process process;
+
+    private PostgresProcess(Path bin, Path data, int port, Path log) {
+        this.bin = bin;
+        this.data = data;
+        this.port = port;
+        this.log = log;
+    }
+
+    /**
+     * The directory of PostgreSQL's server programs (the newest under /usr/lib/postgresql), or, when there is none,
+     * skips the calling test with a message; under {@code CI=true} it fails instead, as the PostgreSQL tests must run.
+     */
+    public static Path requireInstalled() {
+        Optional<Path> bin = binaries();
+        if (bin.isPresent()) {
+            return bin.get();
+        }
+        String why = "no PostgreSQL for the tests: /usr/lib/postgresql/*/bin/initdb is missing";
+        if ("true".equals(System.getenv("CI"))) {
+            throw new IllegalStateException(why + " (CI=true: PostgreSQL tests must run)");
+        }
+        String message = "SKIPPED: " + why + " (install the Debian package postgresql)";
+        System.err.println(message);
+        Assumptions.abort(message);
+        return null;
+    }
+
+    private static Optional<Path> binaries() {
+        Path root = Path.of("/usr/lib/postgresql");
+        if (!Files.isDirectory(root)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> versions = Files.list(root)) {
+            return versions.map(v -> v.resolve("bin"))
+                    .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("postgres")))
+                    .max(Comparator.comparingInt(b -> version(b.getParent().getFileName().toString())));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static int version(String name) {
+        try {
+            return Integer.parseInt(name);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /** Makes a database cluster in {@code dir} and starts its server; skips the test when PostgreSQL is missing. */
+    public static PostgresProcess start(Path dir) throws IOException, InterruptedException {
+        Path bin = requireInstalled();
+        Path data = dir.resolve("data");
+        Path passwordFile = dir.resolve("password");
+        Files.writeString(passwordFile, PASSWORD);
+        if (root()) {
+            // the postgres user must own what it writes: the directory, and read the password file
+            run(List.of("chown", "-R", "postgres:postgres", dir.toString()), dir.resolve("chown.log"));
+        }
+        run(asPostgres(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres",
+                "--pwfile=" + passwordFile, "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8",
+                "--no-instructions")), dir.resolve("initdb.log"));
+        PostgresProcess server = new PostgresProcess(bin, data, Ports.freeOutsideEphemeralRange(),
+                dir.resolve("postgres.log"));
+        server.startAgain();
+        return server;
+    }
+
+    /** Starts the server again on the same port and data, after {@link #stop()}; waits until it answers. */
+    public void startAgain() throws IOException, InterruptedException {
+        List<String> command = asPostgres(List.of(bin.resolve("postgres").toString(), "-D", data.toString(),
+                "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1",
+                "-c", "unix_socket_directories=" + data, "-c", "max_connections=300", "-c", "fsync=off"));
+        process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (!answers()) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("postgres exited with " + process.exitValue() + ":\n" + tail());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("postgres did not answer on port " + port + " within "
+                        + START_TIMEOUT + ":\n" + tail());
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** A fast shutdown (SIGINT: sessions end, the server exits), by PID; SIGKILL after 10 s. */
+    public void stop() throws InterruptedException, IOException {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** A {@code postgresql://} store on {@code database} (which must exist), the password from the environment. */
+    public StoreUri.Postgres uri(String database) {
+        return (StoreUri.Postgres) StoreUri.parse("postgresql://postgres@127.0.0.1:" + port + "/" + database,
+                environment());
+    }
+
+    /** What a process needs in its environment to log in: {@code LOAN_STORE_PASSWORD}. */
+    public static Map<String, String> environment() {
+        return Map.of("LOAN_STORE_PASSWORD", PASSWORD);
+    }
+
+    /** Runs {@code sql} in {@code database}, autocommit, as {@code postgres}. */
+    public void execute(String database, String... sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database,
+                "postgres", PASSWORD);
+             Statement statement = c.createStatement()) {
+            for (String s : sql) {
+                statement.execute(s);
+            }
+        }
+    }
+
+    /** Whether the server takes a connection now. */
+    public boolean answers() {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port
+                + "/postgres?connectTimeout=1", "postgres", PASSWORD)) {
+            return c.isValid(1);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private String tail() throws IOException {
+        List<String> lines = Files.exists(log) ? Files.readAllLines(log, StandardCharsets.UTF_8) : List.of();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 20), lines.size()));
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            stop();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static boolean root() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static List<String> asPostgres(List<String> command) {
+        if (!root()) {
+            return command;
+        }
+        List<String> as = new ArrayList<>(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups",
+                "--"));
+        as.addAll(command);
+        return as;
+    }
+
+    private static void run(List<String> command, Path output) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IllegalStateException(String.join(" ", command) + " failed:\n" + Files.readString(output));
+        }
+    }
+}
