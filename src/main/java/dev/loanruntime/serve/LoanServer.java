@@ -93,8 +93,15 @@ public final class LoanServer implements AutoCloseable {
         this.delay = options.carrierDelay() == Recording.ON
                 ? CarrierDelay.start(options.threads(), options.carrierDelayResolution())
                 : null;
-        this.store = options.store().open(new StoreSettings(options.storeReplicas(), options.storePool(),
-                options.storePoolTimeout(), delay != null ? delay.poolWaits() : wait -> { }));
+        try {
+            this.store = options.store().open(new StoreSettings(options.storeReplicas(), options.storePool(),
+                    options.storePoolTimeout(), delay != null ? delay.poolWaits() : wait -> { }));
+        } catch (RuntimeException e) {
+            if (delay != null) {
+                delay.close();  // a store that refuses this server ends the start: its probe must not go on
+            }
+            throw e;
+        }
         int maxRunning = options.maxDerivations() > 0
                 ? options.maxDerivations()
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
