@@ -11,11 +11,14 @@
  *                             answered from the pool thread through the connection's loop
  * GET /runtime                pid, loops, transport and carrierDelay in the loan service's shape: a task scheduled on
  *                             each loop every --resolution-ms (10) records how late it ran, from the instant it was
- *                             due, into the loan service's LatencyWindows (the samples a stall swallowed filled in)
+ *                             due, into the loan service's LatencyWindows (the samples a stall swallowed filled in),
+ *                             ended each second by a platform thread; lateNowMs: the latest probe's lateness now
  * Prints one start-up line, "netty-peer serving pid=... address=http://127.0.0.1:PORT ...", like serve does.
  */
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -56,6 +59,7 @@ import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.runtime.CarrierDelay;
 import dev.loanruntime.runtime.LatencyWindows;
+import dev.loanruntime.runtime.WindowClock;
 
 public class NettyPeer {
     private static final String JSON = "application/json; charset=utf-8";
@@ -69,6 +73,7 @@ public class NettyPeer {
     private final long resolution;
     private final String transport;
     private final LatencyWindows delays = new LatencyWindows();
+    private final List<Probe> probes = new ArrayList<>();
     private final int cores = java.lang.Runtime.getRuntime().availableProcessors();
     // the loan service's derivations under its memory bound, and a pool like its crypto pool, libuv's counterpart
     private final Derivations derivations = new Derivations(ScryptProvider.DEFAULT.open().hasher(),
@@ -91,11 +96,13 @@ public class NettyPeer {
         Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         NettyPeer peer = new NettyPeer(loops, resolutionMs, epoll ? "epoll" : "nio");
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(loops, io);
-        boolean first = true;
         for (EventExecutor loop : group) {
-            peer.new Probe(loop, first).arm();
-            first = false;
+            Probe probe = peer.new Probe(loop);
+            peer.probes.add(probe);
+            probe.arm();
         }
+        // the windows end on a platform thread of their own, as the server's do: a held loop cannot end them
+        WindowClock clock = new WindowClock(peer.delays::roll);
         Channel server = new ServerBootstrap()
                 .group(group)
                 .channel(channel)
@@ -110,7 +117,10 @@ public class NettyPeer {
         int bound = ((java.net.InetSocketAddress) server.localAddress()).getPort();
         System.out.println("netty-peer serving pid=" + ProcessHandle.current().pid() + " address=http://127.0.0.1:"
                 + bound + " loops=" + loops + " transport=" + peer.transport + " java=" + java.lang.Runtime.version());
-        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(group::shutdownGracefully));
+        java.lang.Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            clock.close();
+            group.shutdownGracefully();
+        }));
         server.closeFuture().sync();
     }
 
@@ -123,16 +133,23 @@ public class NettyPeer {
         return fallback;
     }
 
-    /** A task on one event loop that runs every resolution interval and records how late it ran; the first rolls. */
+    /** How late the latest of the probes is right now, in ms: a loop held now, before any window has it. */
+    private double lateNowMs() {
+        long now = System.nanoTime();
+        long late = 0;
+        for (Probe probe : probes) {
+            late = Math.max(late, now - probe.due);
+        }
+        return Math.round(late / 1000.0) / 1000.0;
+    }
+
+    /** A task on one event loop that runs every resolution interval and records how late it ran. */
     private final class Probe implements Runnable {
         private final EventExecutor loop;
-        private final boolean rolls;
-        private long due;
-        private long nextRoll = System.nanoTime() + LatencyWindows.WINDOW_NANOS;
+        private volatile long due;
 
-        Probe(EventExecutor loop, boolean rolls) {
+        Probe(EventExecutor loop) {
             this.loop = loop;
-            this.rolls = rolls;
         }
 
         void arm() {
@@ -142,12 +159,7 @@ public class NettyPeer {
 
         @Override
         public void run() {
-            long ran = System.nanoTime();
-            delays.recordLateness(ran - due, resolution);
-            if (rolls && ran - nextRoll >= 0) {
-                delays.roll();
-                nextRoll = Math.max(nextRoll + LatencyWindows.WINDOW_NANOS, ran + LatencyWindows.WINDOW_NANOS / 2);
-            }
+            delays.recordLateness(System.nanoTime() - due, resolution);
             arm();
         }
     }
@@ -179,7 +191,7 @@ public class NettyPeer {
                 }
                 case "/runtime" -> send(ctx, HttpResponseStatus.OK, json(new Runtime(ProcessHandle.current().pid(),
                         "netty", loops, transport, new CarrierDelay.Report(true, "event-loop", resolution / 1e6,
-                                delays.figures().sinceStart(), delays.figures().last10s(), null))));
+                                lateNowMs(), delays.figures().sinceStart(), delays.figures().last10s(), null))));
                 default -> send(ctx, HttpResponseStatus.NOT_FOUND, json(new Error("route_not_found", "no route " + path)));
             }
         }

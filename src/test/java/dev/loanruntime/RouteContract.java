@@ -220,7 +220,8 @@ abstract class RouteContract {
         String metrics = http.get("/observe/metrics").body();
         for (String gauge : new String[] {"loan_crypto_running", "loan_crypto_queued", "loan_counter",
                 "loan_pinned_events", "loan_pinned_longest_ms", "loan_requests_total", "thread_count",
-                "loan_carrier_delay_seconds{quantile=\"0.99\"", "loan_carrier_delay_seconds_count",
+                "loan_carrier_delay_seconds{quantile=\"0.99\"", "loan_carrier_delay_samples",
+                "loan_carrier_delay_late_now_seconds",
                 "loan_crypto_queue_wait_seconds{quantile=\"0.99\"", "loan_vthread_scheduler_queued"}) {
             assertThat(gauge + " missing from metrics", metrics.contains(gauge));
         }

@@ -9,8 +9,9 @@ import dev.loanruntime.runtime.CarrierDelay;
 /**
  * {@code serve --shed-delay DURATION}: refuses heavy requests while the carrier delay is over {@code bound}, as
  * fastify's under-pressure refuses requests while Node's event-loop delay is. Over it means: the p99 of the monitor's
- * last one-second window is over it, or the probe is late by more than it right now (its sleep fell due longer ago
- * and it has not run yet: a stall that no window shows until the probe runs). Any thread; reads two volatile fields.
+ * last one-second window is over it, or the probe woke later than it since that window ended (a stall that just
+ * ended, which only the next window's p99 will hold), or it is late by more right now (its sleep fell due longer ago
+ * and it has not run yet: a stall that no window shows until the probe runs). Any thread; reads volatile fields.
  */
 public final class DelayGuard implements Admission {
     private final CarrierDelay delay;
@@ -25,17 +26,20 @@ public final class DelayGuard implements Admission {
     @Override
     public void admit() {
         long window = delay.lastWindowP99Nanos();
+        long since = delay.currentWindowMaxNanos();
         long stalled = delay.stalledNanos();
-        if (window > bound || stalled > bound) {
+        if (window > bound || since > bound || stalled > bound) {
             shed.increment();
             throw new OverloadedException(String.format(Locale.ROOT, "the carrier delay is over %d ms (p99 of the "
-                    + "last second %.1f ms, late now %.1f ms)", bound / 1_000_000, window / 1e6, stalled / 1e6));
+                    + "last second %.1f ms, largest since %.1f ms, late now %.1f ms)", bound / 1_000_000, window / 1e6,
+                    since / 1e6, stalled / 1e6));
         }
     }
 
     /** Whether a heavy request arriving now would be refused. */
     public boolean shedding() {
-        return delay.lastWindowP99Nanos() > bound || delay.stalledNanos() > bound;
+        return delay.lastWindowP99Nanos() > bound || delay.currentWindowMaxNanos() > bound
+                || delay.stalledNanos() > bound;
     }
 
     /** Heavy requests refused so far. */

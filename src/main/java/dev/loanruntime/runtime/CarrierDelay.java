@@ -1,7 +1,6 @@
 package dev.loanruntime.runtime;
 
 import java.time.Duration;
-import java.util.function.LongConsumer;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -19,10 +18,10 @@ import jdk.jfr.Timespan;
  * carriers held by work that does not park show here as the length of that work. Under {@code --threads platform} it
  * is a platform thread, and its lateness is the OS scheduler's delay, the same question for that model.
  *
- * <p>Beside it the crypto pool's queue wait (a derivation's submit to its start), the counterpart of libuv's pool
- * queue, and the store pool's wait for a database connection; and on JDK 24+ the scheduler's own queued and mounted
- * counts. The probe rolls the windows once a second and then commits one {@code dev.loanruntime.CarrierDelay} JFR
- * event. One monitor per server; {@link #close()} stops its
+ * <p>Beside it, on JDK 24+, the scheduler's own queued and mounted counts. The server's {@link WindowClock} ends a
+ * window once a second ({@link #roll}), which commits one {@code dev.loanruntime.CarrierDelay} JFR event: not the
+ * probe, which cannot run while every carrier is held. A stall the probe is in shows at once as {@link #stalledNanos()}
+ * ({@code lateNowMs}), and in the windows when the probe wakes. One monitor per server; {@link #close()} stops its
  * probe. {@link #report()} is safe from any thread and never blocks.
  */
 public final class CarrierDelay implements AutoCloseable {
@@ -33,11 +32,11 @@ public final class CarrierDelay implements AutoCloseable {
     private final ThreadModel model;
     private final long resolution;
     private final LatencyWindows delays = new LatencyWindows();
-    private final LatencyWindows queueWaits = new LatencyWindows();
-    private final LatencyWindows poolWaits = new LatencyWindows();
     private final Thread probe;
     /** When the probe's current sleep falls due (nanoTime): written by the probe before it sleeps. */
     private volatile long due;
+    /** The probe's largest lateness in the window not yet ended: written by the probe, reset by {@link #roll}. */
+    private volatile long windowMax;
     private volatile boolean closed;
 
     private CarrierDelay(ThreadModel model, Duration resolution) {
@@ -58,19 +57,8 @@ public final class CarrierDelay implements AutoCloseable {
         return monitor;
     }
 
-    /** Where the crypto pool tells each derivation's queue wait (ns, on the pool thread that starts it). */
-    public LongConsumer queueWaits() {
-        return queueWaits::record;
-    }
-
-    /** Where the store's connection pool tells each wait for a connection (ns, on the waiting thread). */
-    public LongConsumer poolWaits() {
-        return poolWaits::record;
-    }
-
-    /** On the probe thread: sleep, record the lateness, roll once a window, until closed. */
+    /** On the probe thread: sleep, record the lateness, until closed. */
     private void run() {
-        long nextRoll = System.nanoTime() + LatencyWindows.WINDOW_NANOS;
         while (!closed) {
             long due = System.nanoTime() + resolution;
             this.due = due;
@@ -79,24 +67,25 @@ public final class CarrierDelay implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;     // closed
             }
-            long woke = System.nanoTime();
-            delays.recordLateness(woke - due, resolution);
-            if (woke - nextRoll >= 0) {
-                roll();
-                // a fixed cadence, unless the probe was held past a whole window
-                nextRoll = Math.max(nextRoll + LatencyWindows.WINDOW_NANOS, woke + LatencyWindows.WINDOW_NANOS / 2);
+            long late = System.nanoTime() - due;
+            delays.recordLateness(late, resolution);
+            if (late > windowMax) {
+                windowMax = late;
             }
         }
     }
 
-    private void roll() {
+    /**
+     * Ends the window and commits its JFR event, with {@code cryptoQueue}, the crypto pool's queue waits of the same
+     * window. On the {@link WindowClock}'s thread only.
+     */
+    public void roll(LatencyWindows.Summary cryptoQueue) {
         delays.roll();
-        queueWaits.roll();
-        poolWaits.roll();
+        windowMax = 0;      // a wake recorded since is in the next window; one just before it, in this one's p99
         WindowEvent event = new WindowEvent();
         if (event.isEnabled()) {
             LatencyWindows.Summary d = delays.figures().lastWindow();
-            LatencyWindows.Summary q = queueWaits.figures().lastWindow();
+            LatencyWindows.Summary q = cryptoQueue;
             event.resolution = resolution;
             event.samples = d.count();
             event.p50 = nanos(d.p50Ms());
@@ -122,6 +111,14 @@ public final class CarrierDelay implements AutoCloseable {
         return late > 0 ? late : 0;
     }
 
+    /**
+     * The probe's largest lateness in the window that has not ended yet, in nanoseconds: a stall that ended a moment
+     * ago, before any window has it. Any thread.
+     */
+    public long currentWindowMaxNanos() {
+        return windowMax;
+    }
+
     /** The p99 of the last one-second window, in nanoseconds; 0 before the first. Any thread. */
     public long lastWindowP99Nanos() {
         return nanos(delays.figures().lastWindow().p99Ms());
@@ -129,18 +126,9 @@ public final class CarrierDelay implements AutoCloseable {
 
     /** The monitor's figures now (as of the last window). Any thread. */
     public Report report() {
-        return new Report(true, model == ThreadModel.PLATFORM ? "platform" : "virtual", resolution / 1e6,
-                delays.figures().sinceStart(), delays.figures().last10s(), VirtualThreadScheduler.now().orElse(null));
-    }
-
-    /** The crypto pool's queue waits (as of the last window). Any thread. */
-    public QueueReport queueReport() {
-        return new QueueReport(true, queueWaits.figures().sinceStart(), queueWaits.figures().last10s());
-    }
-
-    /** The store pool's waits for a connection (as of the last window). Any thread. */
-    public QueueReport poolReport() {
-        return new QueueReport(true, poolWaits.figures().sinceStart(), poolWaits.figures().last10s());
+        return new Report(true, probe.isVirtual() ? "virtual" : "platform", resolution / 1e6,
+                Math.round(stalledNanos() / 1000.0) / 1000.0, delays.figures().sinceStart(),
+                delays.figures().last10s(), VirtualThreadScheduler.now().orElse(null));
     }
 
     /** Stops the probe; its figures stay as they were. */
@@ -161,20 +149,14 @@ public final class CarrierDelay implements AutoCloseable {
     /**
      * The carrier delay as {@code /runtime} shows it (the Node.js and Netty peers answer the same shape): whether a
      * probe runs, its kind of thread ({@code virtual}, {@code platform}; the peers' {@code event-loop}), its
-     * resolution, its lateness since the start and over the last 10 s, and the JDK scheduler's counts (JDK 24+,
-     * else null). With the monitor off: {@code on} false and everything else null.
+     * resolution, how late it is right now ({@code lateNowMs}: a stall it is in, before any window has it), its
+     * lateness since the start and over the last 10 s, and the JDK scheduler's counts (JDK 24+, else null). With the
+     * monitor off: {@code on} false and everything else null.
      */
-    public record Report(boolean on, String thread, Double resolutionMs, LatencyWindows.Summary sinceStart,
-                         LatencyWindows.Summary last10s, VirtualThreadScheduler.Counts scheduler) {
-        public static final Report OFF = new Report(false, null, null, null, null, null);
-    }
-
-    /**
-     * A wait in a queue as {@code /runtime} shows it (the crypto pool's, submit to start; the store pool's, for a
-     * connection); {@code on} false with the monitor off.
-     */
-    public record QueueReport(boolean on, LatencyWindows.Summary sinceStart, LatencyWindows.Summary last10s) {
-        public static final QueueReport OFF = new QueueReport(false, null, null);
+    public record Report(boolean on, String thread, Double resolutionMs, Double lateNowMs,
+                         LatencyWindows.Summary sinceStart, LatencyWindows.Summary last10s,
+                         VirtualThreadScheduler.Counts scheduler) {
+        public static final Report OFF = new Report(false, null, null, null, null, null, null);
     }
 
     @Name("dev.loanruntime.CarrierDelay")

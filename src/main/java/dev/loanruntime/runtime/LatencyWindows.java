@@ -46,7 +46,10 @@ public final class LatencyWindows {
         recorder.recordValueWithExpectedInterval(clamp(nanos), intervalNanos);
     }
 
-    /** Ends the current window and publishes the summaries. On the owner's one thread; allocates nothing after the first windows. */
+    /**
+     * Ends the current window and publishes the summaries. On the owner's one thread (the {@link WindowClock}'s); its
+     * histograms are reused after the first windows, only the published summaries are new.
+     */
     public void roll() {
         Histogram window = recorder.getIntervalHistogram(spare);
         spare = null;

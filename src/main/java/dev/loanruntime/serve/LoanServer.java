@@ -54,6 +54,7 @@ import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.PlatformHandlers;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.runtime.VirtualThreadScheduler;
+import dev.loanruntime.runtime.WindowClock;
 import dev.loanruntime.runtime.WrappedService;
 import dev.loanruntime.stages.Recording;
 import dev.loanruntime.stages.RequestPoints;
@@ -78,6 +79,11 @@ public final class LoanServer implements AutoCloseable {
     private final InFlight inFlight;
     /** The carrier-delay monitor, or null with {@code --carrier-delay off}. */
     private final CarrierDelay delay;
+    /** The crypto pool's queue waits (submit to start) and the store pool's waits for a connection, always on. */
+    private final LatencyWindows cryptoQueueWaits = new LatencyWindows();
+    private final LatencyWindows storePoolWaits = new LatencyWindows();
+    /** Rolls the three windows once a second, on a platform thread: the probe cannot while every carrier is held. */
+    private final WindowClock windows;
     /** What the heavy routes ask first: the delay guard with {@code --shed-delay}, else everything passes. */
     private final Admission admission;
     /** Requests the listener's concurrency limit ({@code --limit}) refused. */
@@ -93,13 +99,18 @@ public final class LoanServer implements AutoCloseable {
         this.delay = options.carrierDelay() == Recording.ON
                 ? CarrierDelay.start(options.threads(), options.carrierDelayResolution())
                 : null;
+        this.windows = new WindowClock(() -> {
+            cryptoQueueWaits.roll();
+            storePoolWaits.roll();
+            if (delay != null) {
+                delay.roll(cryptoQueueWaits.figures().lastWindow());
+            }
+        });
         try {
             this.store = options.store().open(new StoreSettings(options.storeReplicas(), options.storePool(),
-                    options.storePoolTimeout(), delay != null ? delay.poolWaits() : wait -> { }));
+                    options.storePoolTimeout(), storePoolWaits::record));
         } catch (RuntimeException e) {
-            if (delay != null) {
-                delay.close();  // a store that refuses this server ends the start: its probe must not go on
-            }
+            stopMonitors();     // a store that refuses this server ends the start: its probe must not go on
             throw e;
         }
         int maxRunning = options.maxDerivations() > 0
@@ -107,12 +118,13 @@ public final class LoanServer implements AutoCloseable {
                 : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
         Derivations derivations = new Derivations(hasher, maxRunning, options.cryptoQueue());
         this.pool = new CryptoPool(derivations, options.cryptoThreads(), options.cryptoQueue(),
-                RequestStamps::current, delay != null ? delay.queueWaits() : wait -> { });
+                RequestStamps::current, cryptoQueueWaits::record);
         this.handlers = options.threads() == ThreadModel.PLATFORM ? new PlatformHandlers(options.platformThreads()) : null;
         this.inFlight = new InFlight();
         DelayGuard guard = options.shedDelay().on() ? new DelayGuard(delay, options.shedDelay().threshold()) : null;
         this.admission = guard != null ? guard : Admission.OPEN;
-        this.runtime = new RuntimeService(options, carriers, pool, inFlight, delay, guard, refusedByLimit, store);
+        this.runtime = new RuntimeService(options, carriers, pool, inFlight, delay, cryptoQueueWaits, guard,
+                refusedByLimit, store, storePoolWaits);
 
         WebServerConfig.Builder builder = WebServer.builder()
                 .config(config.get("server"))
@@ -254,10 +266,15 @@ public final class LoanServer implements AutoCloseable {
         }
         store.close();
         headDeadline.close();
+        stopMonitors();
+        gauges.forEach(registry::remove);
+    }
+
+    private void stopMonitors() {
+        windows.close();
         if (delay != null) {
             delay.close();
         }
-        gauges.forEach(registry::remove);
     }
 
     private ObserveFeature observe() {
@@ -297,37 +314,44 @@ public final class LoanServer implements AutoCloseable {
         gauge("loan.pinned.longest.ms", () -> pinned(Pinning.Snapshot::longestMs));
         gauges.add(registry.getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
                 .description("requests handled (Helidon's requests.count is not kept: see MetricsEndpoint)")));
-        summary("loan.carrier.delay.seconds", "how late the carrier-delay probe woke: the time ready work waited for "
+        summary("loan.carrier.delay", "how late the carrier-delay probe woke: the time ready work waited for "
                 + "a thread, over the last 10 s (quantile 1: the largest)", () -> runtime.carrierDelay().last10s());
-        summary("loan.crypto.queue.wait.seconds", "how long derivations waited in the crypto pool's queue, over the "
+        gauge("loan.carrier.delay.late.now.seconds", () -> {
+            Double ms = runtime.carrierDelay().lateNowMs();
+            return ms == null ? Double.NaN : ms / 1000;
+        });
+        summary("loan.crypto.queue.wait", "how long derivations waited in the crypto pool's queue, over the "
                 + "last 10 s (quantile 1: the largest)", () -> runtime.cryptoQueueWait().last10s());
         gauges.add(registry.getOrCreate(FunctionalCounter.builder("loan.overload.refused", runtime,
                 r -> r.overload().refusedByLimit() + r.overload().shedByDelay())
                 .description("requests refused with 503 overloaded: by the listener's concurrency limit (--limit) or "
                         + "by the delay guard (--shed-delay)")));
-        summary("loan.store.pool.wait.seconds", "how long requests waited for a connection of the store's pool "
+        summary("loan.store.pool.wait", "how long requests waited for a connection of the store's pool "
                 + "(PostgreSQL), over the last 10 s (quantile 1: the largest)", () -> runtime.storePool() == null ? null
                 : runtime.storePool().waitMs().last10s());
         gauge("loan.store.pool.active", () -> pooled(Pool.Stats::active));
         gauge("loan.store.pool.idle", () -> pooled(Pool.Stats::idle));
         gauge("loan.store.pool.waiting", () -> pooled(Pool.Stats::waiting));
-        gauge("loan.store.pool.timeouts", () -> pooled(s -> s.timeouts()));
+        store.pool().ifPresent(p -> gauges.add(registry.getOrCreate(FunctionalCounter.builder(
+                "loan.store.pool.timeouts", p, q -> q.stats().timeouts())
+                .description("waits for a connection of the store's pool that passed its timeout (each a 503)"))));
         gauge("loan.vthread.scheduler.queued", () -> scheduler(VirtualThreadScheduler.Counts::queued));
         gauge("loan.vthread.scheduler.mounted", () -> scheduler(VirtualThreadScheduler.Counts::mounted));
     }
 
     /**
-     * A summary of the last 10 s as gauges: NAME{quantile="0.5"|"0.99"|"1"} and NAME.count, each NaN while the
-     * monitor is off or has no value (not 0: nothing measured is not "no delay").
+     * The last 10 s as gauges: NAME.seconds{quantile="0.5"|"0.99"|"1"} and NAME.samples, each NaN while the monitor is
+     * off or has no value (not 0: nothing measured is not "no delay"). Gauges, not a Prometheus summary: the window
+     * slides, so its count falls as well as rises and has no running sum.
      */
     private void summary(String name, String description, Supplier<LatencyWindows.Summary> last10s) {
         Map<String, Function<LatencyWindows.Summary, Double>> quantiles = Map.of("0.5", LatencyWindows.Summary::p50Ms,
                 "0.99", LatencyWindows.Summary::p99Ms, "1", LatencyWindows.Summary::maxMs);
-        quantiles.forEach((quantile, figure) -> gauges.add(registry.getOrCreate(Gauge.builder(name, () -> {
+        quantiles.forEach((quantile, figure) -> gauges.add(registry.getOrCreate(Gauge.builder(name + ".seconds", () -> {
             LatencyWindows.Summary s = last10s.get();
             return s == null ? Double.NaN : LatencyWindows.Summary.seconds(figure.apply(s));
         }).description(description).tags(List.of(Tag.create("quantile", quantile))))));
-        gauge(name + ".count", () -> {
+        gauge(name + ".samples", () -> {
             LatencyWindows.Summary s = last10s.get();
             return s == null ? Double.NaN : s.count();
         });
@@ -350,7 +374,14 @@ public final class LoanServer implements AutoCloseable {
         return pins.watching() ? figure.applyAsDouble(pins) : Double.NaN;
     }
 
+    /**
+     * The counter, or NaN while the store does not answer, or while its pool has no free connection: a scrape must not
+     * queue for one behind the requests (and would be refused after the pool's timeout anyway).
+     */
     private double loansOrNaN() {
+        if (store.pool().map(p -> p.stats().idle() == 0).orElse(false)) {
+            return Double.NaN;
+        }
         try {
             return store.loans();
         } catch (StoreUnavailableException e) {

@@ -15,6 +15,7 @@ import dev.loanruntime.overload.DelayGuard;
 import dev.loanruntime.runtime.CarrierDelay;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.runtime.InFlight;
+import dev.loanruntime.runtime.LatencyWindows;
 import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.ThreadModel;
 import dev.loanruntime.store.LoanStore;
@@ -27,30 +28,35 @@ public final class RuntimeService implements HttpService {
     private final CryptoPool pool;
     private final InFlight inFlight;
     private final CarrierDelay delay;
+    private final LatencyWindows cryptoQueueWaits;
     private final DelayGuard guard;
     private final LongAdder refusedByLimit;
     private final LoanStore store;
+    private final LatencyWindows storePoolWaits;
 
     /**
-     * {@code delay}: the carrier-delay monitor, or null when it is off; {@code guard}: the delay guard, or null
-     * without {@code --shed-delay}; {@code refusedByLimit}: what the listener's concurrency limit refused.
+     * {@code delay}: the carrier-delay monitor, or null when it is off; {@code cryptoQueueWaits}: the crypto pool's
+     * queue waits; {@code guard}: the delay guard, or null without {@code --shed-delay}; {@code refusedByLimit}: what
+     * the listener's concurrency limit refused; {@code storePoolWaits}: waits for one of the store's connections.
      */
     public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, InFlight inFlight,
-                          CarrierDelay delay, DelayGuard guard, LongAdder refusedByLimit, LoanStore store) {
+                          CarrierDelay delay, LatencyWindows cryptoQueueWaits, DelayGuard guard,
+                          LongAdder refusedByLimit, LoanStore store, LatencyWindows storePoolWaits) {
         this.options = options;
         this.carriers = carriers;
         this.pool = pool;
         this.inFlight = inFlight;
         this.delay = delay;
+        this.cryptoQueueWaits = cryptoQueueWaits;
         this.guard = guard;
         this.refusedByLimit = refusedByLimit;
         this.store = store;
+        this.storePoolWaits = storePoolWaits;
     }
 
     /** The store's connection pool now and its waits for a connection, or null for a store without one. Any thread. */
     public StorePool storePool() {
-        return store.pool().map(p -> new StorePool(p.stats(),
-                delay == null ? CarrierDelay.QueueReport.OFF : delay.poolReport())).orElse(null);
+        return store.pool().map(p -> new StorePool(p.stats(), storePoolWaits.figures())).orElse(null);
     }
 
     @Override
@@ -67,9 +73,9 @@ public final class RuntimeService implements HttpService {
         return delay == null ? CarrierDelay.Report.OFF : delay.report();
     }
 
-    /** The crypto pool's queue wait as of its last window, or {@link CarrierDelay.QueueReport#OFF}. Any thread. */
-    public CarrierDelay.QueueReport cryptoQueueWait() {
-        return delay == null ? CarrierDelay.QueueReport.OFF : delay.queueReport();
+    /** The crypto pool's queue waits as of the last window. Any thread. */
+    public LatencyWindows.Figures cryptoQueueWait() {
+        return cryptoQueueWaits.figures();
     }
 
     /** The protections against overload in force, and what they refused so far. Any thread. */
@@ -117,7 +123,8 @@ public final class RuntimeService implements HttpService {
      * {@code pinned} counts the virtual threads that parked while pinned to their carrier, since {@code serve} began
      * watching ({@code watching} is false with {@code --pin-watch off}, and in a server started without {@code serve}).
      * {@code carrierDelay} is how late ready work got to run and {@code cryptoQueueWait} how long derivations waited
-     * for a crypto thread, since the start and over the last 10 s ({@code on} false with {@code --carrier-delay off}).
+     * for a crypto thread, since the start, over the last 10 s and in the last window ({@code carrierDelay.on} false
+     * with {@code --carrier-delay off}; the queue waits are always measured).
      */
     public record Report(long pid,
                          int workerId,
@@ -138,7 +145,7 @@ public final class RuntimeService implements HttpService {
                          int requestsInFlight,
                          Pinning.Snapshot pinned,
                          CarrierDelay.Report carrierDelay,
-                         CarrierDelay.QueueReport cryptoQueueWait,
+                         LatencyWindows.Figures cryptoQueueWait,
                          Overload overload,
                          StorePool storePool,
                          String javaVersion,
@@ -157,9 +164,9 @@ public final class RuntimeService implements HttpService {
     }
 
     /**
-     * The store's connection pool (PostgreSQL): HikariCP's counts now, and the waits for a connection since the start
-     * and over the last 10 s ({@code on} false with {@code --carrier-delay off}, whose probe rolls their windows).
+     * The store's connection pool (PostgreSQL): HikariCP's counts now, and the waits for a connection since the start,
+     * over the last 10 s and in the last window.
      */
-    public record StorePool(Pool.Stats pool, CarrierDelay.QueueReport waitMs) {
+    public record StorePool(Pool.Stats pool, LatencyWindows.Figures waitMs) {
     }
 }
