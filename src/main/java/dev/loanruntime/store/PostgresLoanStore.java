@@ -24,8 +24,11 @@ import com.zaxxer.hikari.metrics.IMetricsTracker;
  *
  * <p>JDBC and HikariCP directly, not Helidon's DbClient: the store is a blocking interface called on the request's
  * thread, and what it reports is the pool itself, HikariCP's own counts ({@link HikariPoolMXBean}) and each wait
- * for a connection (its metrics tracker), which DbClient keeps behind its own API. pgjdbc does its I/O in Java, so a
- * virtual thread parks while the database works and frees its carrier; so does one waiting for a connection.
+ * for a connection (a {@code MetricsTrackerFactory}). DbClient 4.5 builds its {@code HikariDataSource} itself and
+ * keeps it private (its {@code HikariConnectionPool}); it hands HikariCP's metrics out only through a Dropwizard
+ * {@code MetricRegistry} ({@code helidon-dbclient-metrics-hikari}), a second metrics library, with neither hook. pgjdbc
+ * does its I/O in Java, so a virtual thread parks while the database works and frees its carrier; so does one
+ * waiting for a connection.
  *
  * <p>A database that does not answer at start-up only makes requests fail until it does (the schema is made on the
  * first connection); one that refuses the credentials stops the start, with the store's address (never the password).
@@ -36,6 +39,7 @@ final class PostgresLoanStore implements LoanStore {
     private static final int SOCKET_TIMEOUT_S = 15;
     /** Invalid password, invalid authorization, no such database, no such role: no request could ever succeed. */
     private static final Set<String> REFUSED = Set.of("28P01", "28000", "3D000");
+    private static final String UNDEFINED_TABLE = "42P01";
     /** Any number, the same in every process: only one of them creates the schema at a time. */
     private static final long SCHEMA_LOCK = 0x4c6f616e;
     private static final String[] SCHEMA = {
@@ -140,9 +144,23 @@ final class PostgresLoanStore implements LoanStore {
         query(c -> Sql.update(c, "DELETE FROM loan_sessions WHERE session_key = ?", key));
     }
 
+    /**
+     * Asks the database over a pooled connection, unless every connection is in use: then the database is answering
+     * them, and a check that queued for one would fail after the pool's timeout and take a busy server out of its
+     * balancer, which moves the same load onto the others.
+     */
     @Override
     public void ping() {
+        if (saturated()) {
+            return;
+        }
         query(c -> Sql.queryLong(c, "SELECT 1"));
+    }
+
+    /** Every connection of the pool in use: a query now would wait for one. Any thread; does not block. */
+    boolean saturated() {
+        HikariPoolMXBean bean = pool.getHikariPoolMXBean();
+        return bean != null && bean.getIdleConnections() == 0 && bean.getActiveConnections() >= pool.getMaximumPoolSize();
     }
 
     @Override
@@ -192,8 +210,24 @@ final class PostgresLoanStore implements LoanStore {
             throw new StoreUnavailableException(uri.toString(), "no connection of the pool's " + pool.getMaximumPoolSize()
                     + " came free within " + pool.getConnectionTimeout() + " ms");
         } catch (SQLException e) {
-            throw new StoreUnavailableException(uri.toString(), e);
+            if (unavailable(e)) {
+                throw new StoreUnavailableException(uri.toString(), e);
+            }
+            if (UNDEFINED_TABLE.equals(e.getSQLState())) {
+                schemaReady = false;    // a table dropped under the server: made again on the next call
+            }
+            throw new IllegalStateException("store " + uri + " failed: " + e.getMessage(), e);  // a 500: a bug
         }
+    }
+
+    /**
+     * The database cannot answer now, and may later: a connection lost or refused (SQLSTATE class 08), out of
+     * resources (53), shut down or a statement cancelled by an operator or a timeout (57); pgjdbc's I/O errors carry
+     * 08 too. Anything else is the query's own fault and a 500.
+     */
+    private static boolean unavailable(SQLException e) {
+        String state = e.getSQLState();
+        return state == null || state.startsWith("08") || state.startsWith("53") || state.startsWith("57");
     }
 
     /** Creates the tables once, under a lock that makes the processes that start together take turns. */

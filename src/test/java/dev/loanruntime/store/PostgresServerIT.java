@@ -65,6 +65,15 @@ class PostgresServerIT {
             await("the only connection is in use").atMost(Duration.ofSeconds(10))
                     .until(() -> pool(http).path("active").asInt(), is(1));
             unavailable(http.get("/loan"));
+            // a busy pool is not a database that is down: readiness stays up, and a scrape queues for no connection
+            Http.Response ready = http.get("/observe/health/ready");
+            assertThat(ready.body(), ready.status(), is(200));
+            assertThat(ready.took().toMillis(), lessThan(250L));
+            Http.Response metrics = http.get("/observe/metrics");
+            assertThat(metrics.took().toMillis(), lessThan(250L));
+            assertThat(metrics.body(), containsString("loan_store_pool_active{scope=\"application\",} 1.0"));
+            assertThat(metrics.body(), containsString("loan_counter{scope=\"application\",} NaN"));
+            assertThat(metrics.body(), containsString("loan_store_pool_timeouts_total{scope=\"application\",} 1.0"));
             assertThat(holder.get(), is(200));
             assertThat(pool(http).path("timeouts").asLong(), greaterThanOrEqualTo(1L));
             assertThat(http.get("/loan").status(), is(200));
@@ -107,6 +116,20 @@ class PostgresServerIT {
                     http.get("/observe/health").body(), http.get("/observe/metrics").body())) {
                 assertThat(text, not(containsString(PostgresProcess.PASSWORD)));
             }
+        }
+    }
+
+    @Test
+    void aQueryTheDatabaseRefusesIsA500AndATableDroppedUnderTheServerIsMadeAgain() throws Exception {
+        try (ServerProcess server = serve(PG.storeArgument()); Http http = new Http(server.baseUri())) {
+            assertThat(http.get("/loan").status(), is(200));
+            PG.empty();     // drops the tables: not an outage, so not a 503 that a retry would cure
+            Http.Response broken = http.get("/loan");
+            assertThat(broken.body(), broken.status(), is(500));
+            assertThat(broken.body(), broken.json().path("error").asText(), is("internal"));
+            Http.Response again = http.get("/loan");
+            assertThat(again.body(), again.status(), is(200));
+            assertThat(again.body(), again.json().path("loanCounter").asLong(), is(1L));
         }
     }
 

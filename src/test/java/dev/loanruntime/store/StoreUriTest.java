@@ -46,6 +46,28 @@ class StoreUriTest {
     }
 
     @Test
+    void postgresqlNamesOneHostItsDatabaseAndLogsInAsPostgresUnlessTold() {
+        Map<String, String> env = Map.of(StoreAuth.PASSWORD_ENV, "from-env");
+        StoreUri.Postgres uri = (StoreUri.Postgres) StoreUri.parse("postgresql://127.0.0.1/loans", env);
+        assertThat(uri, is(new StoreUri.Postgres("127.0.0.1", 5432, "loans", new StoreAuth(null, "from-env"))));
+        assertThat(uri.user(), is("postgres"));
+        assertThat(uri.pooled(), is(true));
+        StoreUri.Postgres ada = (StoreUri.Postgres) StoreUri.parse("postgresql://ada:the-secret@db:6543/loans", env);
+        assertThat(ada.user(), is("ada"));
+        assertThat(ada.auth().password(), is("the-secret"));
+        assertThat(ada.toString(), is("postgresql://ada@db:6543/loans"));
+        assertThat(StoreUri.parse(ada.toString(), env).toString(), is(ada.toString()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgresql://h:1", "postgresql://h:1/", "postgresql://a:1,b:2/loans",
+            "postgresql://h:x/loans", "postgresql://h:1/lo ans"})
+    void badPostgresqlValuesAreNamed(String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> StoreUri.parse(value));
+        assertThat(e.getMessage(), allOf(containsString("'" + value + "'"), containsString(StoreUri.FORMS)));
+    }
+
+    @Test
     void credentialsComeFromTheUriOrTheEnvironment() {
         Map<String, String> env = Map.of(StoreAuth.PASSWORD_ENV, "from-env");
         assertThat(StoreUri.parse("redis://ada:p%40ss@h:1/2", env),
