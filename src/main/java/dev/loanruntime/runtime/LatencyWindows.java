@@ -87,17 +87,17 @@ public final class LatencyWindows {
     }
 
     /**
-     * The values of a span of time: how many, their median, 99th percentile and largest, in milliseconds; the
+     * The values of a span of time: how many, their mean, median, 99th percentile and largest, in milliseconds; the
      * figures are null when there are none (not 0: nothing measured is not "no delay").
      */
-    public record Summary(long count, Double p50Ms, Double p99Ms, Double maxMs) {
-        static final Summary EMPTY = new Summary(0, null, null, null);
+    public record Summary(long count, Double meanMs, Double p50Ms, Double p99Ms, Double maxMs) {
+        static final Summary EMPTY = new Summary(0, null, null, null, null);
 
         static Summary of(Histogram h) {
             if (h.getTotalCount() == 0) {
                 return EMPTY;
             }
-            return new Summary(h.getTotalCount(), ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(99)),
+            return new Summary(h.getTotalCount(), ms(Math.round(h.getMean())), ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(99)),
                     ms(h.getMaxValue()));
         }
 

@@ -82,7 +82,9 @@ public final class LoanServer implements AutoCloseable {
     /** The crypto pool's queue waits (submit to start) and the store pool's waits for a connection, always on. */
     private final LatencyWindows cryptoQueueWaits = new LatencyWindows();
     private final LatencyWindows storePoolWaits = new LatencyWindows();
-    /** Rolls the three windows once a second, on a platform thread: the probe cannot while every carrier is held. */
+    /** How long each connection of the store's pool was held: Little's law's W for the pool. */
+    private final LatencyWindows storePoolHolds = new LatencyWindows();
+    /** Rolls the windows once a second, on a platform thread: the probe cannot while every carrier is held. */
     private final WindowClock windows;
     /** What the heavy routes ask first: the delay guard with {@code --shed-delay}, else everything passes. */
     private final Admission admission;
@@ -102,13 +104,14 @@ public final class LoanServer implements AutoCloseable {
         this.windows = new WindowClock(() -> {
             cryptoQueueWaits.roll();
             storePoolWaits.roll();
+            storePoolHolds.roll();
             if (delay != null) {
                 delay.roll(cryptoQueueWaits.figures().lastWindow());
             }
         });
         try {
             this.store = options.store().open(new StoreSettings(options.storeReplicas(), options.storePool(),
-                    options.storePoolTimeout(), storePoolWaits::record));
+                    options.storePoolTimeout(), storePoolWaits::record, storePoolHolds::record));
         } catch (RuntimeException e) {
             stopMonitors();     // a store that refuses this server ends the start: its probe must not go on
             throw e;
@@ -124,7 +127,7 @@ public final class LoanServer implements AutoCloseable {
         DelayGuard guard = options.shedDelay().on() ? new DelayGuard(delay, options.shedDelay().threshold()) : null;
         this.admission = guard != null ? guard : Admission.OPEN;
         this.runtime = new RuntimeService(options, carriers, pool, inFlight, delay, cryptoQueueWaits, guard,
-                refusedByLimit, store, storePoolWaits);
+                refusedByLimit, store, storePoolWaits, storePoolHolds);
 
         WebServerConfig.Builder builder = WebServer.builder()
                 .config(config.get("server"))
@@ -329,6 +332,9 @@ public final class LoanServer implements AutoCloseable {
         summary("loan.store.pool.wait", "how long requests waited for a connection of the store's pool "
                 + "(PostgreSQL), over the last 10 s (quantile 1: the largest)", () -> runtime.storePool() == null ? null
                 : runtime.storePool().waitMs().last10s());
+        summary("loan.store.pool.hold", "how long requests held a connection of the store's pool (PostgreSQL), "
+                + "over the last 10 s (quantile 1: the longest)", () -> runtime.storePool() == null ? null
+                : runtime.storePool().holdMs().last10s());
         gauge("loan.store.pool.active", () -> pooled(Pool.Stats::active));
         gauge("loan.store.pool.idle", () -> pooled(Pool.Stats::idle));
         gauge("loan.store.pool.waiting", () -> pooled(Pool.Stats::waiting));

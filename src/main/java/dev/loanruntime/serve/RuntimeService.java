@@ -33,15 +33,18 @@ public final class RuntimeService implements HttpService {
     private final LongAdder refusedByLimit;
     private final LoanStore store;
     private final LatencyWindows storePoolWaits;
+    private final LatencyWindows storePoolHolds;
 
     /**
      * {@code delay}: the carrier-delay monitor, or null when it is off; {@code cryptoQueueWaits}: the crypto pool's
      * queue waits; {@code guard}: the delay guard, or null without {@code --shed-delay}; {@code refusedByLimit}: what
-     * the listener's concurrency limit refused; {@code storePoolWaits}: waits for one of the store's connections.
+     * the listener's concurrency limit refused; {@code storePoolWaits} and {@code storePoolHolds}: waits for one of
+     * the store's connections, and how long each was held.
      */
     public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, InFlight inFlight,
                           CarrierDelay delay, LatencyWindows cryptoQueueWaits, DelayGuard guard,
-                          LongAdder refusedByLimit, LoanStore store, LatencyWindows storePoolWaits) {
+                          LongAdder refusedByLimit, LoanStore store, LatencyWindows storePoolWaits,
+                          LatencyWindows storePoolHolds) {
         this.options = options;
         this.carriers = carriers;
         this.pool = pool;
@@ -52,11 +55,13 @@ public final class RuntimeService implements HttpService {
         this.refusedByLimit = refusedByLimit;
         this.store = store;
         this.storePoolWaits = storePoolWaits;
+        this.storePoolHolds = storePoolHolds;
     }
 
     /** The store's connection pool now and its waits for a connection, or null for a store without one. Any thread. */
     public StorePool storePool() {
-        return store.pool().map(p -> new StorePool(p.stats(), storePoolWaits.figures())).orElse(null);
+        return store.pool().map(p -> new StorePool(p.stats(), storePoolWaits.figures(), storePoolHolds.figures()))
+                .orElse(null);
     }
 
     @Override
@@ -164,9 +169,10 @@ public final class RuntimeService implements HttpService {
     }
 
     /**
-     * The store's connection pool (PostgreSQL): HikariCP's counts now, and the waits for a connection since the start,
-     * over the last 10 s and in the last window.
+     * The store's connection pool (PostgreSQL): HikariCP's counts now, the waits for a connection and how long each
+     * was held (Little's law's W: the pool serves at most size / mean hold a second), since the start, over the last
+     * 10 s and in the last window.
      */
-    public record StorePool(Pool.Stats pool, LatencyWindows.Figures waitMs) {
+    public record StorePool(Pool.Stats pool, LatencyWindows.Figures waitMs, LatencyWindows.Figures holdMs) {
     }
 }

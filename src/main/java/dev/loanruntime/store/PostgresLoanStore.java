@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 import com.zaxxer.hikari.HikariConfig;
@@ -71,6 +72,11 @@ final class PostgresLoanStore implements LoanStore {
             @Override
             public void recordConnectionAcquiredNanos(long nanos) {
                 settings.poolWaits().accept(nanos);
+            }
+
+            @Override
+            public void recordConnectionUsageMillis(long millis) {
+                settings.poolHolds().accept(TimeUnit.MILLISECONDS.toNanos(millis));
             }
 
             @Override
