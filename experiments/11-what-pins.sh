@@ -107,7 +107,7 @@ for home in "${jdks[@]}"; do
         fi
         run=$OUT/$case-$round
         start_bg "$run.books.txt" "$BUILD_JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /books \
-          --rate "$BOOKS_RATE" --duration "$((SECONDS_PER_KIND + 2))s" --json "$run.books.json"
+          --rate "$BOOKS_RATE" --warmup-requests "$BOOKS_RATE" --duration "$((SECONDS_PER_KIND + 2))s" --json "$run.books.json"
         books_pid=$BG_PID
         JAVA=$BUILD_JAVA loan_runtime load --url "$SERVER_URL" --path "/catalog/lookup?ms=$WAIT_MS&inside=$kind" \
           --concurrency "$CLIENTS" --warmup-requests "$CLIENTS" --duration "${SECONDS_PER_KIND}s" \

@@ -74,7 +74,7 @@ run_case() {
   local heavy_pid=$BG_PID
   sleep "$WARM_S"
   "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /books --rate "$LIGHT_RATE" \
-    --duration "${RUN_S}s" --timeout 60s --json "$base.light.json" > "$base.light.txt" || true
+    --warmup-requests "$LIGHT_RATE" --duration "${RUN_S}s" --timeout 60s --json "$base.light.json" > "$base.light.txt" || true
   curl -s --max-time 60 "$SERVER_URL/runtime" > "$base.runtime.json"
   wait_pid "$heavy_pid" || true
   stop_server "$SERVER_PID"

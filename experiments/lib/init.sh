@@ -123,6 +123,7 @@
 #   verdict_on CLAIM KEY_GLOB OP LIMIT [all]   a claim on the figures' medians (or every round), with rounds held
 #   table NAME TITLE COLUMN..., table_row VALUE..., table_end   a table, printed aligned and recorded
 #   cpu_idle_percent SECONDS       how idle the CPUs were over the next SECONDS
+#   cpu_ticks CPU                  "BUSY ALL": ticks that CPU has spent so far (two readings: its busy share)
 #   end_experiment                 writes $OUT/record.json
 # cpu_pairs.sh  CPU per /books request beside bare Helidon (experiments 12 and 14)
 #   PAIR_OPTIONS[KIND], PAIR_LABEL[KIND]   a kind's serve options and words

@@ -60,6 +60,12 @@ _loadavg_json() {
   awk '{ printf "[%s, %s, %s]", $1, $2, $3 }' /proc/loadavg 2>/dev/null || echo null
 }
 
+# cpu_ticks CPU: "BUSY ALL", the clock ticks CPU (its number) has spent so far, busy and in all (from /proc/stat); two
+# readings give its busy share between them, e.g. calc '(c - a) / (d - b)' BEFORE... AFTER...
+cpu_ticks() {
+  awk -v cpu="cpu$1" '$1 == cpu { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
+}
+
 # cpu_idle_percent SECONDS: the share of all CPUs' time that was idle over the next SECONDS (from /proc/stat).
 cpu_idle_percent() {
   local a b
