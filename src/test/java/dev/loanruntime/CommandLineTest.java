@@ -81,6 +81,15 @@ class CommandLineTest {
     }
 
     @Test
+    void aNegativeLoadRateExits2NamingIt() {
+        CliRun r = CliRun.of("load", "--url", "http://127.0.0.1:1", "--rate", "-1", "--requests", "1");
+        assertThat(r.err(), r.code(), is(2));
+        String line = r.err().strip();
+        assertThat(line, line.lines().count(), is(1L));
+        assertThat(line, line.contains("--rate") && line.contains("up to 1000000 (0: a closed loop)"));
+    }
+
+    @Test
     void unknownOptionExits2NamingIt() {
         CliRun r = CliRun.of("serve", "--carrier", "1");
         assertThat(r.code(), is(2));

@@ -26,7 +26,7 @@ record LoadConfig(Target target, String path, double rate, int concurrency, int 
     LoadConfig {
         Target.path("--path", path);
         if (rate < 0 || rate > 1_000_000) {
-            throw bad("--rate", "a number of requests per second from 1 to 1000000", rate);
+            throw bad("--rate", "requests per second, up to 1000000 (0: a closed loop)", rate);
         }
         if (concurrency < 1 || concurrency > MAX_CONCURRENCY) {
             throw bad("--concurrency", "an integer from 1 to " + MAX_CONCURRENCY, concurrency);
