@@ -84,6 +84,11 @@ if [ -n "${PROTECTIONS:-}" ]; then
   CASES=("${chosen[@]}")
 fi
 
+# ok_p99 DECIMALS FILE: the p99 of a load run's 200s, "-" when none was answered (no latency to quote).
+ok_p99() {
+  if [ "$(json_get "$2" .succeeded)" = 0 ]; then echo -; else fixed "$1" "$(json_get "$2" .okLatencyMs.p99)"; fi
+}
+
 # run_case KEY SERVER OPTIONS HEAVY FACTOR: a fresh server, the heavy and the light load at once; the figures.
 run_case() {
   local key=$1 kind=$2 options=$3 heavy=$4 factor=$5 base="$OUT/$1-x$5" rate light_pid
@@ -109,10 +114,10 @@ run_case() {
   figure "heavy.goodput.$c" "$(json_get "$base.heavy.json" .goodputPerS)" req/s "heavy 200s a second: $key at ${factor}x"
   figure "heavy.goodput-share.$c" "$(calc 'a / b' "$(json_get "$base.heavy.json" .goodputPerS)" "$CAPACITY")" "" \
     "heavy 200s a second / capacity: $key at ${factor}x"
-  figure "heavy.p99.$c" "$(fixed 0 "$(json_get "$base.heavy.json" '.okLatencyMs.p99')")" ms \
+  figure "heavy.p99.$c" "$(ok_p99 0 "$base.heavy.json")" ms \
     "heavy p99 of the 200s: $key at ${factor}x"
   figure "heavy.503.$c" "$(json_get "$base.heavy.json" '.errors["status 503"] // 0')" "" "heavy 503s: $key at ${factor}x"
-  figure "light.p99.$c" "$(fixed 1 "$(json_get "$base.light.json" '.okLatencyMs.p99')")" ms \
+  figure "light.p99.$c" "$(ok_p99 1 "$base.light.json")" ms \
     "light p99 of the 200s: $key at ${factor}x"
   figure "light.failed.$c" "$(json_get "$base.light.json" .failed)" "" "light requests that failed: $key at ${factor}x"
   [ "$kind" = node ] || figure "rss.$c" "$(fixed 0 "$(json_get "$base.heavy.json" .server.peakRssMiB)")" MiB \
@@ -141,7 +146,7 @@ top=${FACTORS[-1]}
 columns=()
 for factor in "${FACTORS[@]}"; do columns+=("light p99 ${factor}x"); done
 table overload "per protection, one ${HEAVY_S}-second run at each load factor (capacity $(fixed 2 "$CAPACITY") \
-derivations/s on one CPU; heavy open loop, light /books at ${LIGHT_RATE}/s; p99s of the 200s, in ms; the rest at \
+derivations/s on one CPU; heavy open loop, light /books at ${LIGHT_RATE}/s; p99s of the 200s, in ms, - where none; the rest at \
 ${top}x; RSS: the JVM's peak)" protection "${columns[@]}" "light failed" "heavy of capacity" "heavy p99" "heavy 503s" \
   "RSS MiB"
 lines='{"series": []}'
@@ -151,14 +156,16 @@ for c in "${CASES[@]}"; do
   row=("$title")
   for factor in "${FACTORS[@]}"; do
     row+=("$(figure_median "light.p99.$key.x$factor")")
+    # a factor where no light request was answered has no point: its line stops there
     points=$(jq -c --arg x "$factor" --arg y "$(figure_median "light.p99.$key.x$factor")" \
-      '. + [[($x | tonumber), (($y | tonumber?) // 0 | if . > 0 then . else 0.01 end)]]' <<< "$points")
+      'if ($y | tonumber? // 0) > 0 then . + [[($x | tonumber), ($y | tonumber)]] else . end' <<< "$points")
   done
   k=$key.x$top
   row+=("$(figure_median "light.failed.$k")" "$(figure_median "heavy.goodput-share.$k")" \
     "$(figure_median "heavy.p99.$k")" "$(figure_median "heavy.503.$k")" "$(figure_median "rss.$k")")
   table_row "${row[@]}"
-  lines=$(jq -c --arg name "$key" --argjson points "$points" '.series += [{"label": $name, "points": $points}]' <<< "$lines")
+  lines=$(jq -c --arg name "$key" --argjson points "$points" \
+    'if ($points | length) > 0 then .series += [{"label": $name, "points": $points}] else . end' <<< "$lines")
 done
 table_end
 echo "$lines" > "$OUT/light-p99.lines.json"
