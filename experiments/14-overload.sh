@@ -84,11 +84,6 @@ if [ -n "${PROTECTIONS:-}" ]; then
   CASES=("${chosen[@]}")
 fi
 
-# ok_p99 DECIMALS FILE: the p99 of a load run's 200s, "-" when none was answered (no latency to quote).
-ok_p99() {
-  if [ "$(json_get "$2" .succeeded)" = 0 ]; then echo -; else fixed "$1" "$(json_get "$2" .okLatencyMs.p99)"; fi
-}
-
 # run_case KEY SERVER OPTIONS HEAVY FACTOR: a fresh server, the heavy and the light load at once; the figures.
 run_case() {
   local key=$1 kind=$2 options=$3 heavy=$4 factor=$5 base="$OUT/$1-x$5" rate light_pid

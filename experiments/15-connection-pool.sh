@@ -72,7 +72,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
       figure "db.rate.$key" "$(fixed 0 "$(json_get "$base.db.json" .goodputPerS)")" req/s "db waits answered 200 a second: $key"
       figure "db.bound-share.$key" "$(calc 'a / b' "$(json_get "$base.db.json" .goodputPerS)" "$bound")" "" \
         "db 200s a second / the pool's bound (pool / wait): $key"
-      figure "db.p99.$key" "$(fixed 0 "$(json_get "$base.db.json" .okLatencyMs.p99)")" ms "db wait p99 of the 200s: $key"
+      figure "db.p99.$key" "$(ok_p99 0 "$base.db.json")" ms "db wait p99 of the 200s: $key"
       figure "db.503.$key" "$(json_get "$base.db.json" '.errors["status 503"] // 0')" "" "db requests answered 503: $key"
       figure "db.500.$key" "$(json_get "$base.db.json" '.errors["status 500"] // 0')" "" "db requests answered 500: $key"
       figure "pool.hold.$key" "$(json_get "$base.runtime.json" .storePool.holdMs.last10s.meanMs)" ms \
@@ -82,7 +82,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
       "$(figure_values "pool.hold.$key" | tail -1)" "$pool")")" "" "connections in use / the pool (Little's law): $key"
     figure "pool.wait-p99.$key" "$(json_get "$base.runtime.json" .storePool.waitMs.last10s.p99Ms)" ms \
         "the pool's wait for a connection, p99 of the last 10 s: $key"
-      figure "books.p99.$key" "$(fixed 1 "$(json_get "$base.light.json" .okLatencyMs.p99)")" ms "/books p99: $key"
+      figure "books.p99.$key" "$(ok_p99 1 "$base.light.json")" ms "/books p99: $key"
       figure "books.failed.$key" "$(json_get "$base.light.json" .failed)" "" "/books requests that failed: $key"
       figure "threads.$key" "$(json_get "$base.db.json" .server.peakThreads)" "" "the server's peak OS threads: $key"
       figure "cpu.$key" "$(calc 'a / b' "$(json_get "$base.db.json" .server.cpuS)" "$(json_get "$base.db.json" .elapsedS)")" \

@@ -46,6 +46,11 @@ field() {
   awk -v n="$3" "/$2/ { print \$n; exit }" "$1"
 }
 
+# ok_p99 DECIMALS FILE: the p99 of the 200s of a `load --json` FILE, "-" when none was answered (load writes 0 then).
+ok_p99() {
+  if [ "$(json_get "$2" .succeeded)" = 0 ]; then echo -; else fixed "$1" "$(json_get "$2" .okLatencyMs.p99)"; fi
+}
+
 # json_get FILE FILTER: the jq FILTER applied to FILE, raw (strings without quotes); "-" when FILE is missing or
 # unreadable or the value is null (or false). E.g. json_get load.json '.latencyMs.p99'
 json_get() {
