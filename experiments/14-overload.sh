@@ -141,8 +141,8 @@ top=${FACTORS[-1]}
 columns=()
 for factor in "${FACTORS[@]}"; do columns+=("light p99 ${factor}x"); done
 table overload "per protection, one ${HEAVY_S}-second run at each load factor (capacity $(fixed 2 "$CAPACITY") \
-derivations/s on one CPU; heavy open loop, light /books at ${LIGHT_RATE}/s; p99s of the 200s, in ms, - where none; the rest at \
-${top}x; RSS: the JVM's peak)" protection "${columns[@]}" "light failed" "heavy of capacity" "heavy p99" "heavy 503s" \
+derivations/s on one CPU; heavy open loop, light /books at ${LIGHT_RATE}/s; p99s of the 200s, in ms, - where none; \
+the rest at ${top}x; RSS: the JVM's peak)" protection "${columns[@]}" "light failed" "heavy of capacity" "heavy p99" "heavy 503s" \
   "RSS MiB"
 lines='{"series": []}'
 for c in "${CASES[@]}"; do
