@@ -70,6 +70,10 @@ else
 fi
 
 make_temp_dir
+# A record's verdicts in one line: "3 held, 1 failed, 0 inconclusive of 4"
+COUNTS='.verdicts | [(map(select(.outcome == "held")) | length), (map(select(.outcome == "failed")) | length),
+  (map(select(.outcome == "inconclusive")) | length), length]
+  | "\(.[0]) held, \(.[1]) failed, \(.[2]) inconclusive of \(.[3])"'
 summary=()
 failed=0
 for name in "${scripts[@]}"; do
@@ -86,8 +90,7 @@ for name in "${scripts[@]}"; do
     cp "$out/record.json" "docs/results/$name/"
     jq -r '.charts[]' "$out/record.json" | while read -r chart; do cp "$out/$chart" "docs/results/$name/"; done
     cp "$log" "docs/results/$name/output.txt"
-    summary+=("$name|recorded|$minutes|$(jq -r '[.verdicts[] | select(.result == "true")] | length' "$out/record.json") of \
-$(jq -r '.verdicts | length' "$out/record.json") true")
+    summary+=("$name|recorded|$minutes|$(jq -r "$COUNTS" "$out/record.json")")
   else
     failed=$((failed + 1))
     summary+=("$name|FAILED (status $status; its earlier record stays)|$minutes|-")

@@ -9,7 +9,9 @@
 #
 # A figure is one quantity; each `figure` call with the same KEY adds a round. A verdict stands on the median of
 # the rounds (verdict_on) or on every round (verdict_on ... all), and says how many rounds held; a verdict on a
-# one-off observation says so (verdict ... "one run").
+# one-off observation says so (verdict ... "one run"); one on interleaved pairs gives the median's 95% bootstrap
+# interval (verdict_interval). Each has an outcome: held, failed, or inconclusive (some rounds held and some did not,
+# the interval straddles the goal, the client was the limit, or nothing was measured).
 
 # shellcheck disable=SC2034 # read by the scripts
 RUN_MODE=full
@@ -127,20 +129,37 @@ figure_median() {
   figure_values "$1" | median
 }
 
-# verdict CLAIM GOAL RESULT [BASIS]: one line, "verdict: CLAIM (GOAL) RESULT", and into the record. RESULT is true,
-# false (truth makes one from a test), or what stood in the way ("not measured: ..."). BASIS says what it stands on
-# ("one run" unless given). A claim on figures with rounds goes through verdict_on instead.
+# verdict CLAIM GOAL RESULT [BASIS]: one line, "verdict: CLAIM (GOAL) OUTCOME (BASIS)", and into the record. RESULT is
+# true, false (truth makes one from a test), or what stood in the way ("not measured: ..."); the outcome is held,
+# failed, or inconclusive when nothing was measured. BASIS says what it stands on ("one run" unless given). A claim on
+# figures with rounds goes through verdict_on, one on pairs through verdict_interval.
 verdict() {
-  local basis=${4:-one run}
+  local basis=${4:-one run} outcome=inconclusive
   [ "$RUN_MODE" = short ] && basis="$basis; short run"
-  _print_verdict "$1" "$2" "$3" "$basis"
-  printf '%s\t%s\t%s\t%s\t\t\n' "$1" "$2" "$3" "$basis" >> "$_REC/verdicts.tsv"
+  case $3 in true) outcome=held ;; false) outcome=failed ;; esac
+  _print_verdict "$1" "$2" "$3" "$basis" "$outcome"
+  printf '%s\t%s\t%s\t%s\t\t\t%s\n' "$1" "$2" "$3" "$basis" "$outcome" >> "$_REC/verdicts.tsv"
 }
 
+# _print_verdict CLAIM GOAL RESULT BASIS OUTCOME
 _print_verdict() {
-  local result=$3
-  case $3 in true|false) result="$3 ($4)" ;; esac
-  printf 'verdict: %-92s %s\n' "$1 ($2)" "$result"
+  local result=$5
+  case $3 in true|false) ;; *) result="$5: $3" ;; esac
+  printf 'verdict: %-92s %s (%s)\n' "$1 ($2)" "$result" "$4"
+}
+
+# verdict_outcome HELD ROUNDS RESULT [all]: held when the claim held in every round, failed when in none (or, with
+# "all", a claim about every round, in any one), inconclusive otherwise (with 3 rounds the 95% interval of their
+# median is their range, and a goal met by some rounds lies inside it); a one-off observation (ROUNDS <= 1) is held or
+# failed as RESULT says; anything not measured is inconclusive.
+verdict_outcome() {
+  case $3 in true|false) ;; *) echo inconclusive; return ;; esac
+  if [ "$2" -le 1 ]; then
+    if [ "$3" = true ]; then echo held; else echo failed; fi
+  elif [ "$1" -eq "$2" ]; then echo held
+  elif [ "$1" -eq 0 ] || [ "${4:-}" = all ]; then echo failed
+  else echo inconclusive
+  fi
 }
 
 # verdict_on CLAIM PATTERN OP LIMIT [all]: the claim that every figure whose key matches the glob PATTERN satisfies
@@ -180,8 +199,36 @@ verdict_on() {
     basis="median of $rounds rounds; held in $held of $rounds"
   fi
   [ "$RUN_MODE" = short ] && basis="$basis; short run"
-  _print_verdict "$claim" "$goal" "$result" "$basis"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$claim" "$goal" "$result" "$basis" "$held" "$rounds" >> "$_REC/verdicts.tsv"
+  local outcome
+  outcome=$(verdict_outcome "$held" "$rounds" "$result" "$every")
+  _print_verdict "$claim" "$goal" "$result" "$basis" "$outcome"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$claim" "$goal" "$result" "$basis" "$held" "$rounds" "$outcome" \
+    >> "$_REC/verdicts.tsv"
+}
+
+# verdict_interval CLAIM KEY OP LIMIT [CLIENT_BOUND]: the claim that figure KEY, measured many times (one value per
+# interleaved pair), satisfies OP LIMIT: held when the whole 95% bootstrap interval of its median does, failed when no
+# part of it does, inconclusive when it straddles LIMIT, and inconclusive whatever the interval when CLIENT_BOUND is
+# "client-bound" (the load client was the limit, so the figure measured the client). Says the median and interval.
+verdict_interval() {
+  local claim=$1 key=$2 op=$3 limit=$4 bound=${5:-} med low high n outcome result basis rounds_of_key
+  mapfile -t rounds_of_key < <(figure_values "$key")
+  read -r med low high n outcome < <(loan_runtime interval --goal "$op $limit" "${rounds_of_key[@]}")
+  if [ "$n" -eq 0 ]; then
+    result="not measured: no value of $key"
+    basis="no pair"
+  else
+    if holds "$med" "$op" "$limit"; then result=true; else result=false; fi
+    basis="median of $n pairs $(calc 'a' "$med") [$(calc 'a' "$low"), $(calc 'a' "$high")], 95% bootstrap interval"
+  fi
+  if [ "$bound" = client-bound ]; then
+    outcome=inconclusive
+    basis="$basis; client-bound"
+  fi
+  [ "$RUN_MODE" = short ] && basis="$basis; short run"
+  _print_verdict "$claim" "median of $key $op $limit" "$result" "$basis" "$outcome"
+  printf '%s\t%s\t%s\t%s\t\t\t%s\n' "$claim" "median of $key $op $limit" "$result" "$basis" "$outcome" \
+    >> "$_REC/verdicts.tsv"
 }
 
 # table NAME TITLE COLUMN...: starts a table; table_row VALUE... adds a row; table_end prints it, aligned, under
@@ -236,7 +283,7 @@ end_experiment() {
         durationSeconds: $seconds, loadAfter: $load,
         settings: (lines($settings) | map({(.[0]): (.[1] | (value // .))}) | add // {}),
         figures: $figs, tables: $tables,
-        verdicts: (lines($verdicts) | map({claim: .[0], goal: .[1], result: .[2], basis: .[3]}
+        verdicts: (lines($verdicts) | map({claim: .[0], goal: .[1], result: .[2], basis: .[3], outcome: .[6]}
                    + (if (.[4] // "") != "" then {heldRounds: (.[4] | tonumber), rounds: (.[5] | tonumber)} else {} end))),
         charts: $charts}' > "$OUT/record.json"
   echo "record:  $OUT/record.json ($(jq '.figures | length' "$OUT/record.json") figures, \

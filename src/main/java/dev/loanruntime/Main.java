@@ -15,6 +15,7 @@ import dev.loanruntime.measure.LoadCommand;
 import dev.loanruntime.measure.ProbeCommand;
 import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.report.DocsCommand;
+import dev.loanruntime.report.IntervalCommand;
 import dev.loanruntime.serve.ServeCommand;
 
 /**
@@ -27,7 +28,8 @@ import dev.loanruntime.serve.ServeCommand;
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
                  + "Without a subcommand, runs 'serve'.",
          subcommands = {ServeCommand.class, ClusterCommand.class, ProbeCommand.class, LoadCommand.class,
-                 ChartCommand.class, DeriveCommand.class, DocsCommand.class, CommandLine.HelpCommand.class})
+                 ChartCommand.class, DeriveCommand.class, DocsCommand.class, IntervalCommand.class,
+                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 

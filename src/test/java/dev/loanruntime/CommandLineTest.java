@@ -102,7 +102,8 @@ class CommandLineTest {
             "prob --url http://127.0.0.1:1|unknown command 'prob' (did you mean probe?)",
             "clustre --workers 2|unknown command 'clustre' (did you mean cluster?)",
             "lod|unknown command 'lod' (did you mean load?)",
-            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, docs, help)"})
+            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, docs,"
+                    + " interval, help)"})
     void aMistypedCommandExits2WithOneLineNamingItAndTheCommands(String line, String expected) {
         CliRun r = CliRun.of(line.split(" "));
         assertThat(r.err(), r.code(), is(2));

@@ -46,16 +46,46 @@ final class Render {
     String verdicts(RunRecord r) {
         List<List<String>> rows = new ArrayList<>();
         for (RunRecord.Verdict v : r.verdicts()) {
-            String result = switch (v.result()) {
-                case "true", "false" -> "**" + v.result() + "** (" + v.basis() + ")";
-                default -> v.result() + " (" + v.basis() + ")";
-            };
-            rows.add(List.of(v.claim(), "`" + v.goal() + "`", result));
+            rows.add(List.of(v.claim(), "`" + v.goal() + "`", outcome(v)));
         }
-        List<String> lines = markdownTable(List.of("claim", "goal", "result"), rows);
+        List<String> lines = markdownTable(List.of("claim", "goal", "outcome"), rows);
         lines.add("");
-        lines.add("Verdicts of " + r.name() + ". " + run(r));
+        lines.add("Verdicts of " + r.name() + ": " + counts(r.verdicts()) + ". " + run(r));
         return String.join("\n", lines);
+    }
+
+    /**
+     * The verdicts whose claim contains {@code words}, one sentence each: the outcome, what it stands on, the claim
+     * and its goal. For prose that states a verdict: the sentence comes from the record, so it cannot say more.
+     */
+    String verdictSentences(RunRecord r, String words) {
+        List<String> lines = new ArrayList<>();
+        for (RunRecord.Verdict v : r.verdicts()) {
+            if (v.claim().contains(words)) {
+                String claim = Character.toUpperCase(v.claim().charAt(0)) + v.claim().substring(1);
+                lines.add("- " + claim + " (`" + v.goal() + "`): " + outcome(v) + ".");
+            }
+        }
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException(r.name() + " has no verdict whose claim contains '" + words + "'");
+        }
+        lines.add("");
+        lines.add(run(r));
+        return String.join("\n", lines);
+    }
+
+    /** {@code **held** (median of 3 rounds; held in 3 of 3)}; an unmeasured verdict says why it was not. */
+    static String outcome(RunRecord.Verdict v) {
+        Interval.Outcome o = v.outcome();
+        String why = v.result().equals("true") || v.result().equals("false") ? "" : ": " + v.result();
+        return (o == Interval.Outcome.INCONCLUSIVE ? o.toString() : "**" + o + "**") + why + " (" + v.basis() + ")";
+    }
+
+    /** {@code 3 held, 1 failed, 0 inconclusive of 4}. */
+    static String counts(List<RunRecord.Verdict> verdicts) {
+        long[] n = new long[Interval.Outcome.values().length];
+        verdicts.forEach(v -> n[v.outcome().ordinal()]++);
+        return n[0] + " held, " + n[1] + " failed, " + n[2] + " inconclusive of " + verdicts.size();
     }
 
     /** The figures whose key matches the glob: label, median, min, max, and every round. */
@@ -87,9 +117,7 @@ final class Render {
     String index(List<RunRecord> records, Function<RunRecord, String> script) {
         List<List<String>> rows = new ArrayList<>();
         for (RunRecord r : records) {
-            long held = r.verdicts().stream().filter(v -> v.result().equals("true")).count();
-            String verdicts = held + " of " + r.verdicts().size() + " true";
-            rows.add(List.of("[" + r.name() + "](" + link(script.apply(r)) + ")", r.question(), verdicts,
+            rows.add(List.of("[" + r.name() + "](" + link(script.apply(r)) + ")", r.question(), counts(r.verdicts()),
                     "[" + r.date().substring(0, 10) + ", " + r.shortCommit()
                             + ("short".equals(r.mode()) ? ", short" : "") + "](" + link("docs/results/" + r.name())
                             + "/)"));

@@ -26,8 +26,35 @@ record RunRecord(String name, Path dir, JsonNode json) {
     record Table(String name, String title, List<String> columns, List<List<String>> rows) {
     }
 
-    /** A claim, its goal, its result ({@code true}, {@code false} or why it was not measured) and its basis. */
-    record Verdict(String claim, String goal, String result, String basis) {
+    /**
+     * A claim, its goal, its result ({@code true}, {@code false} or why it was not measured), its basis, in how many
+     * of its rounds it held (null for a one-off observation), and the outcome record.sh gave it (null in records made
+     * before outcomes were written).
+     */
+    record Verdict(String claim, String goal, String result, String basis, Integer heldRounds, Integer rounds,
+                   String recordedOutcome) {
+        /**
+         * Held, failed or inconclusive. A verdict on rounds holds when it held in every round and fails when it held
+         * in none: with three rounds the 95 % bootstrap interval of their median is their range, so a goal met by
+         * only some rounds lies inside the interval; a claim about every round fails on one round that did not
+         * hold. A one-off observation is held or failed as observed; anything
+         * not measured is inconclusive.
+         */
+        Interval.Outcome outcome() {
+            if (recordedOutcome != null && !recordedOutcome.isEmpty()) {
+                return Interval.Outcome.valueOf(recordedOutcome.toUpperCase(java.util.Locale.ROOT));
+            }
+            if (!result.equals("true") && !result.equals("false")) {
+                return Interval.Outcome.INCONCLUSIVE;
+            }
+            if (rounds != null && heldRounds != null && rounds >= 2) {
+                // A claim about every round is refuted by one round that did not hold.
+                boolean everyRound = goal.startsWith("every round");
+                return heldRounds.equals(rounds) ? Interval.Outcome.HELD
+                        : heldRounds == 0 || everyRound ? Interval.Outcome.FAILED : Interval.Outcome.INCONCLUSIVE;
+            }
+            return result.equals("true") ? Interval.Outcome.HELD : Interval.Outcome.FAILED;
+        }
     }
 
     /** A figure: its rounds (null where a round measured nothing), their median, min and max (null when none). */
@@ -114,7 +141,8 @@ record RunRecord(String name, Path dir, JsonNode json) {
         List<Verdict> verdicts = new ArrayList<>();
         for (JsonNode v : json.path("verdicts")) {
             verdicts.add(new Verdict(v.path("claim").asText(), v.path("goal").asText(), v.path("result").asText(),
-                    v.path("basis").asText()));
+                    v.path("basis").asText(), integer(v.path("heldRounds")), integer(v.path("rounds")),
+                    v.path("outcome").asText(null)));
         }
         return verdicts;
     }
@@ -132,6 +160,10 @@ record RunRecord(String name, Path dir, JsonNode json) {
 
     List<String> charts() {
         return strings(json.path("charts"));
+    }
+
+    private static Integer integer(JsonNode n) {
+        return n.isNumber() ? n.asInt() : null;
     }
 
     private static Double number(JsonNode n) {
