@@ -48,7 +48,8 @@ for cpu in "${CPUS[@]}"; do
 done
 
 echo
-table models "medians over $ROUNDS rounds (seconds; light: the 4 light requests of each round)" \
+table models "medians over $ROUNDS rounds, but light-max: the slowest light request of all rounds (seconds; light: the \
+4 light requests of each round)" \
   model cpus endpoint heavy light light-max light/heavy
 for row in "${rows[@]}"; do
   IFS='|' read -r key cpu endpoint <<< "$row"

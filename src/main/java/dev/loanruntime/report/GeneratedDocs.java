@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * </pre>
  *
  * where SPEC is {@code index} (every experiment: its question, verdicts and record), or {@code NAME run},
- * {@code NAME table TABLE}, {@code NAME verdicts}, {@code NAME figures KEY_GLOB} or {@code NAME chart FILE}, NAME
+ * {@code NAME table TABLE}, {@code NAME verdicts} (a table of all), {@code NAME verdicts WORDS} (a sentence for each
+ * verdict whose claim contains WORDS), {@code NAME figures KEY_GLOB} or {@code NAME chart FILE}, NAME
  * being a record's directory (e.g. {@code 09-request-stages}). The docs are README.md, docs/*.md and
  * experiments/README.md. Besides the blocks, a doc may name a run only by the commit of a record.
  */
@@ -31,6 +32,9 @@ final class GeneratedDocs {
             Pattern.DOTALL);
     /** A commit the prose names: "commit 1a2b3c4" (the form every record caption uses too). */
     static final Pattern COMMIT = Pattern.compile("\\bcommit `?([0-9a-f]{7,40})\\b");
+
+    /** The phrases of the docs' prose that hold a number with a unit and are settings, not measurements. */
+    static final Path SETTINGS_IN_PROSE = Path.of("docs/settings-in-prose.txt");
 
     private final Path root;
     private final Map<String, RunRecord> records = new LinkedHashMap<>();
@@ -77,10 +81,14 @@ final class GeneratedDocs {
         return out.toString();
     }
 
-    /** Every record in Markdown: its question, run, tables and verdicts, for a reader without the docs at hand. */
+    /**
+     * Every record in Markdown, for a reader without the docs at hand: the index (each experiment's held, failed and
+     * inconclusive verdicts), then each record's question, tables and verdicts.
+     */
     String summary() {
         Render render = new Render(Path.of(""));
         StringBuilder out = new StringBuilder();
+        out.append(render.index(List.copyOf(records.values()), r -> "experiments/" + r.name() + ".sh")).append("\n\n");
         for (RunRecord r : records.values()) {
             out.append("### ").append(r.name()).append(": ").append(r.question()).append("\n\n");
             for (String table : r.tableNames()) {
@@ -91,7 +99,10 @@ final class GeneratedDocs {
         return out.toString();
     }
 
-    /** Every problem with the docs as they stand: blocks that differ from what the records make, foreign commits. */
+    /**
+     * Every problem with the docs as they stand: blocks that differ from what the records make, foreign commits,
+     * figures typed into prose ({@link ProseFigures}).
+     */
     List<String> problems() {
         List<String> problems = new ArrayList<>();
         for (RunRecord r : records.values()) {
@@ -99,8 +110,16 @@ final class GeneratedDocs {
                 problems.add("docs/results/" + r.name() + ": recorded with uncommitted changes to the code");
             }
         }
+        Path allowList = root.resolve(SETTINGS_IN_PROSE);
+        Map<String, List<String>> settings = Files.isRegularFile(allowList)
+                ? ProseFigures.settings(read(SETTINGS_IN_PROSE)) : Map.of();
+        List<String> docNames = docs().stream().map(d -> d.toString().replace('\\', '/')).toList();
+        settings.keySet().stream().filter(d -> !docNames.contains(d))
+                .forEach(d -> problems.add(SETTINGS_IN_PROSE + ": names " + d + ", which is not a doc"));
         for (Path doc : docs()) {
             String text = read(doc);
+            String name = doc.toString().replace('\\', '/');
+            problems.addAll(ProseFigures.problems(name, text, settings.getOrDefault(name, List.of())));
             try {
                 String made = regenerate(doc, text);
                 if (!made.equals(text)) {
@@ -142,7 +161,7 @@ final class GeneratedDocs {
         String arg = words.length > 2 ? words[2] : "";
         return switch (kind) {
             case "run" -> render.run(r);
-            case "verdicts" -> render.verdicts(r);
+            case "verdicts" -> arg.isEmpty() ? render.verdicts(r) : render.verdictSentences(r, arg);
             case "table" -> render.table(r, r.table(arg).orElseThrow(
                     () -> new IllegalArgumentException(r.name() + " has no table '" + arg + "'")));
             case "figures" -> render.figures(r, arg);
@@ -152,8 +171,8 @@ final class GeneratedDocs {
                 }
                 yield render.chart(r, arg, r.question());
             }
-            default -> throw new IllegalArgumentException("expected run, table NAME, verdicts, figures GLOB or chart"
-                    + " FILE after the record's name, got '" + kind + "'");
+            default -> throw new IllegalArgumentException("expected run, table NAME, verdicts [WORDS], figures GLOB"
+                    + " or chart FILE after the record's name, got '" + kind + "'");
         };
     }
 

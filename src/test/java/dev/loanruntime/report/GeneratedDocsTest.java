@@ -74,7 +74,14 @@ class GeneratedDocsTest {
                  "tables": [{"name": "models", "title": "medians over 3 rounds", "columns": ["model", "light/heavy"],
                              "rows": [["one carrier", "0.9571"], ["pooled", "0.0099"]]}],
                  "verdicts": [{"claim": "it waits", "goal": "median of ratio.one >= 0.8", "result": "true",
-                               "basis": "median of 3 rounds; held in 2 of 3"}],
+                               "basis": "median of 3 rounds; held in 2 of 3", "heldRounds": 2, "rounds": 3},
+                              {"claim": "it answers", "goal": "status 200", "result": "true", "basis": "one run"},
+                              {"claim": "it never waits", "goal": "median of ratio.one < 0.1", "result": "false",
+                               "basis": "median of 3 rounds; held in 0 of 3", "heldRounds": 0, "rounds": 3},
+                              {"claim": "it fails over", "goal": "a failover", "result": "not measured: no replica",
+                               "basis": "one run"},
+                              {"claim": "it waits less than the pair", "goal": "ratio.pair <= 1", "result": "true",
+                               "basis": "9 pairs", "outcome": "held"}],
                  "charts": ["timeline.png"]}
                 """.formatted(COMMIT));
         Files.createDirectories(root.resolve("experiments"));
@@ -103,12 +110,21 @@ class GeneratedDocsTest {
         assertThat(readme, containsString("| model | light/heavy |\n| --- | ---: |\n| one carrier | 0.9571 |"));
         assertThat(readme, containsString("Medians over 3 rounds. Recorded on commit 0123456, 2026-12-02 14:14 UTC, a full"
                 + " run, on 2 CPUs (x86_64, virtual machine), Temurin-25.0.3+9: [record](docs/results/01-demo/record.json)"));
-        assertThat(readme, containsString("| it waits | `median of ratio.one >= 0.8` | **true** (median of 3 rounds;"
-                + " held in 2 of 3) |"));
+        assertThat("a median that held in only some rounds settles nothing", readme, containsString(
+                "| it waits | `median of ratio.one >= 0.8` | inconclusive (median of 3 rounds; held in 2 of 3) |"));
+        assertThat(readme, containsString("| it answers | `status 200` | **held** (one run) |"));
+        assertThat(readme, containsString("| it never waits | `median of ratio.one < 0.1` | **failed** (median of 3"
+                + " rounds; held in 0 of 3) |"));
+        assertThat(readme, containsString("| it fails over | `a failover` | inconclusive: not measured: no replica"
+                + " (one run) |"));
+        assertThat("an outcome the record gives is taken as given", readme, containsString(
+                "| it waits less than the pair | `ratio.pair <= 1` | **held** (9 pairs) |"));
+        assertThat(readme, containsString("Verdicts of 01-demo: 2 held, 1 failed, 2 inconclusive of 5."));
         String demo = Files.readString(root.resolve("docs/demo.md"));
         assertThat("links are relative to the doc", demo, containsString("[record](results/01-demo/record.json)"));
         assertThat(demo, containsString("| light/heavy | 0.955 | 0.950 | 0.960 | 0.960, 0.950, - |"));
-        assertThat(demo, containsString("| [01-demo](../experiments/01-demo.sh) | Does it wait? | 1 of 1 true |"));
+        assertThat(demo, containsString("| [01-demo](../experiments/01-demo.sh) | Does it wait? | 2 held, 1 failed, 2"
+                + " inconclusive of 5 |"));
         assertThat(new GeneratedDocs(root).problems(), empty());
     }
 
@@ -116,7 +132,24 @@ class GeneratedDocsTest {
     void theSummaryHoldsEveryRecordsTablesAndVerdicts() {
         String summary = new GeneratedDocs(root).summary();
         assertThat(summary, containsString("### 01-demo: Does it wait?\n\n| model | light/heavy |"));
-        assertThat(summary, containsString("| it waits | `median of ratio.one >= 0.8` | **true**"));
+        assertThat(summary, containsString("| it waits | `median of ratio.one >= 0.8` | inconclusive"));
+        assertThat("the counts lead", summary,
+                containsString("| Does it wait? | 2 held, 1 failed, 2 inconclusive of 5 |"));
+    }
+
+    @Test
+    void aVerdictStatedInProseIsASentenceFromTheRecord() throws IOException {
+        Files.writeString(root.resolve("docs/prose.md"), """
+                <!-- generated: 01-demo verdicts never -->
+                <!-- /generated -->
+                """);
+        assertThat(CliRun.of("docs", "--root", root.toString()).code(), is(0));
+        assertThat(Files.readString(root.resolve("docs/prose.md")), containsString("- It never waits (`median of"
+                + " ratio.one < 0.1`): **failed** (median of 3 rounds; held in 0 of 3).\n\nRecorded on commit"
+                + " 0123456"));
+        var e = assertThrows(IllegalArgumentException.class, () -> new GeneratedDocs(root).regenerate(
+                Path.of("docs/x.md"), "<!-- generated: 01-demo verdicts flies -->\n<!-- /generated -->\n"));
+        assertThat(e.getMessage(), containsString("01-demo has no verdict whose claim contains 'flies'"));
     }
 
     @Test
@@ -154,6 +187,40 @@ class GeneratedDocsTest {
         e = assertThrows(IllegalArgumentException.class, () -> docs.regenerate(Path.of("docs/x.md"),
                 "<!-- generated: 02-gone run -->\n<!-- /generated -->\n"));
         assertThat(e.getMessage(), containsString("no record docs/results/02-gone/record.json"));
+    }
+
+    @Test
+    void aFigureTypedIntoProseIsFoundAndASettingIsNot() throws IOException {
+        Files.writeString(root.resolve("docs/prose.md"), """
+                A spare answers in 318 ms, 1.58× sooner, using 12 % of a core at 2,878 req/s and 0.62 cores.
+                `--kill-timeout` (15 s) is a setting; so is `sleep 10ms` in code, and 503s are statuses.
+                ```
+                wrk -d10s
+                ```
+                """);
+        Files.writeString(root.resolve("docs/settings-in-prose.txt"), """
+                # settings
+                docs/prose.md: `--kill-timeout` (15 s)
+                docs/prose.md: a phrase long gone (5 s)
+                """);
+        List<String> problems = new GeneratedDocs(root).problems();
+        assertThat(problems, hasItem(containsString("docs/prose.md:1: '318 ms' is a figure typed into prose")));
+        for (String figure : List.of("'1.58×'", "'12 %'", "'2,878 req/s'", "'0.62 cores'")) {
+            assertThat(problems, hasItem(containsString("docs/prose.md:1: " + figure)));
+        }
+        assertThat(problems, hasItem("docs/prose.md: the setting 'a phrase long gone (5 s)'"
+                + " (docs/settings-in-prose.txt) is not in its prose"));
+        assertThat("settings, code and statuses are not figures", problems.stream()
+                .filter(p -> p.startsWith("docs/prose.md:2") || p.startsWith("docs/prose.md:4")).toList(), empty());
+    }
+
+    @Test
+    void aFigureTypedIntoTheRepositorysOwnProseIsFound() {
+        GeneratedDocs docs = new GeneratedDocs(Path.of(""));
+        String readme = docs.read(Path.of("README.md")) + "\nA warm spare answers in 197 ms.\n";
+        String name = "README.md";
+        assertThat(ProseFigures.problems(name, readme, List.of()),
+                hasItem(containsString("'197 ms' is a figure typed into prose")));
     }
 
     private static int firstDigit(String text, int from, int to) {
