@@ -173,8 +173,10 @@ done
 jq -n --arg kinds "${KINDS[*]}" --argjson bound "$BOUND" '{categories: ($kinds | split(" ")), series: []}' \
   > "$OUT/bars.json"
 for key in "${rows[@]}"; do
-  values=$(for kind in "${KINDS[@]}"; do r=$(figure_median "rate.$key-$kind"); num "$r" && echo "$r" || echo 0; done \
-    | jq -s -c .)
+  # a kind not measured is null: no bar, never a bar of 0
+  values=$(for kind in "${KINDS[@]}"; do
+      r=$(figure_median "rate.$key-$kind"); if num "$r"; then echo "$r"; else echo null; fi
+    done | jq -s -c .)
   jq --arg name "JDK ${key%%-*} ${key#*-}" --argjson values "$values" \
     '.series += [{"label": $name, "values": $values}]' "$OUT/bars.json" > "$OUT/bars.tmp" && mv "$OUT/bars.tmp" "$OUT/bars.json"
 done

@@ -126,7 +126,7 @@ for c in "${CASES[@]}"; do
     "$(figure_median "delay.max.$key")" "$(figure_median "light.p99.$key")" "$(figure_median "heavy.p50.$key")" \
     "$(figure_median "node-native.p99.$key")"
   bars=$(jq -c --arg k "$key" --arg d "$(figure_median "delay.p99.$key")" --arg l "$(figure_median "light.p99.$key")" \
-    'def bar: (tonumber? // 0) | if . > 0 then . else 0.001 end;   # a log axis has no 0; a missing figure is 0.001
+    'def bar: (tonumber? // null) | if . == null or . > 0 then . else 0.001 end;   # a log axis has no 0; missing: no bar
      .categories += [$k] | .series[0].values += [$d | bar] | .series[1].values += [$l | bar]' <<< "$bars")
 done
 table_end

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: the loan service against two peers, in one run on this machine.
-#   - a bare Helidon server (experiments/peers/BareHelidon.java) answering the same bytes from byte arrays: the
-#     ceiling for this stack;
+#   - a bare Helidon server (experiments/peers/BareHelidon.java) answering the same bytes from byte arrays, with none
+#     of the project's code;
 #   - a Node.js server (experiments/peers/loan-peer.js): the runtime the lesson measures, single process and
 #     cluster;
 #   - in figure 1, a Netty server on one event loop (experiments/peers/NettyPeer.java): the JVM's own event loop.
-# Figures, one stage file each under experiments/bench/: 1 /books keep-alive throughput; 2 /books beside a saturated
+# Figures, one stage file each under experiments/bench/: 1 /books keep-alive CPU per request (and throughput), in
+# interleaved pairs; 2 /books beside a saturated
 # crypto pool (throughput, p99); 3 scrypt cost (one derivation, derivations/s with a pool of one thread per core);
 # 4 worker start and replacement after kill -9; 5 waiting work at 1,000 and 10,000 concurrent 100 ms waits (Little's
 # law, memory). Prints the configuration, one section per figure, then the summary table (target, project, peer,
-# ratio, goal, met) and a verdict on each goal, on the median of its repetitions' ratios. Every timed run is a round
-# of its figure in the record, experiments/results/bench/record.json.
+# ratio, goal, met) and a verdict on each goal: held, failed or inconclusive, from the 95% bootstrap interval of the
+# median of its repetitions' (or pairs') ratios. Every timed run is a round of its figure in the record,
+# experiments/results/bench/record.json.
 #
 # Usage: experiments/bench.sh [--short | --quick | --smoke]
 #   --short  the record's quick pass: one short run per figure, without the variants beside the defaults (conscrypt,
@@ -44,14 +46,15 @@ begin_experiment bench "How does the loan service measure up to bare Helidon and
 
 CORES=$(nproc)
 EVERY_VARIANT=true   # --short leaves out the variants beside the defaults
+BOOKS_PAIRS=5   # figure 1's interleaved pairs: at least 5 in a record, 1 in a quick pass
 case $MODE in
   full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=3; WAIT_LEVELS=(1000 10000)
       WAIT_S=5 ;;
-  quick) REPS=1; WARM_S=1; DUR_S=3; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000 10000)
+  quick) BOOKS_PAIRS=1; REPS=1; WARM_S=1; DUR_S=3; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000 10000)
       WAIT_S=3 ;;
-  short) REPS=1; WARM_S=1; DUR_S=2; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000)
+  short) BOOKS_PAIRS=2; REPS=1; WARM_S=1; DUR_S=2; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000)
       WAIT_S=2; EVERY_VARIANT=false ;;
-  smoke) REPS=1; WARM_S=1; DUR_S=1; RATE=100; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(200)
+  smoke) BOOKS_PAIRS=1; REPS=1; WARM_S=1; DUR_S=1; RATE=100; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(200)
       WAIT_S=1 ;;
 esac
 WAIT_MS=100
@@ -104,21 +107,35 @@ ratios() {
 ROWS=()
 CLAIMS=()
 # target TARGET PROJECT PEER PEER_FIGURE RATIO [CLAIM KEY OP LIMIT]: a row of the summary (figures: medians, "-" when
-# missing); with a goal, KEY's median OP LIMIT is the row's "met" and CLAIM the verdict on KEY.
+# missing); with a goal, CLAIM is the verdict on KEY and the row's "met" its outcome: held, failed or inconclusive
+# (the interval of KEY's median straddles the goal; with 3 rounds that interval is their range).
 target() {
   local goal=- met=-
   if [ $# -gt 5 ]; then
     goal="$8 $9"
-    met=$(met "$(figure_median "$7")" "$8" "$9")
+    met=$(met "$7" "$8" "$9")
     CLAIMS+=("$6|$7|$8|$9")
   fi
   ROWS+=("$1|$2|$3|$4|$5|$goal|$met")
 }
-# met VALUE OP LIMIT: yes | no | n/a (missing figure) | smoke (no verdicts in --smoke)
+# pairs_interval KEY: KEY's values (one per interleaved pair) as "MEDIAN [LOW, HIGH]", the 95% bootstrap interval of
+# their median; "-" when none was measured.
+pairs_interval() {
+  local values med low high n
+  mapfile -t values < <(figure_values "$1")
+  read -r med low high n < <(loan_runtime interval "${values[@]}")
+  if [ "$n" -eq 0 ]; then echo -; else echo "$(calc a "$med") [$(calc a "$low"), $(calc a "$high")]"; fi
+}
+# Keys whose verdict stands on interleaved pairs: the interval of their median decides it (verdict_interval)
+INTERVAL_KEYS=" books.cpu-ratio.vs-node books.cpu-ratio.vs-bare "
+# met KEY OP LIMIT: held | failed | inconclusive, from the 95% bootstrap interval of KEY's median; n/a (no value);
+# smoke (no verdicts in --smoke)
 met() {
-  num "$1" || { echo n/a; return; }
+  local values outcome
+  mapfile -t values < <(figure_values "$1")
   [ "$MODE" = smoke ] && { echo smoke; return; }
-  if holds "$1" "$2" "$3"; then echo yes; else echo no; fi
+  outcome=$(loan_runtime interval --goal "$2 $3" "${values[@]}" | awk '{ print $4 == 0 ? "n/a" : $5 }')
+  echo "$outcome"
 }
 
 # --- configuration -------------------------------------------------------------------------------------------------
@@ -155,7 +172,8 @@ source experiments/bench/5-waits.sh
 # --- summary -------------------------------------------------------------------------------------------------------
 section "summary ($MODE; $(date -u +%Y-%m-%d), nproc $CORES, $("$JAVA" -version 2>&1 | head -1 | cut -d'"' -f2), node $($HAVE_NODE && node --version || echo -))"
 table summary "every target: the project's figure and the peer's (medians over the repetitions), the median of the \
-repetitions' ratios, the goal" target project peer "peer figure" ratio goal met
+repetitions' ratios (figure 1: of the interleaved pairs' ratios, with its 95% bootstrap interval), the goal, and \
+whether the interval met it" target project peer "peer figure" ratio goal met
 for line in "${ROWS[@]}"; do
   IFS='|' read -r -a cells <<< "$line"
   table_row "${cells[@]}"
@@ -165,6 +183,8 @@ for claim in "${CLAIMS[@]}"; do
   IFS='|' read -r text key op limit <<< "$claim"
   if [ "$MODE" = smoke ]; then
     verdict "$text" "median of $key $op $limit" "not measured: --smoke"
+  elif [[ $INTERVAL_KEYS == *" $key "* ]]; then
+    verdict_interval "$text" "$key" "$op" "$limit"
   else
     verdict_on "$text" "$key" "$op" "$limit"
   fi

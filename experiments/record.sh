@@ -69,6 +69,23 @@ else
   echo "record: the machine is idle ($idle% over the last seconds)"
 fi
 
+# heartbeat NAME: copies its input to its output, and says on stderr (not in the record's output.txt) that NAME is
+# still running whenever it has been silent for 15 s: some experiments measure for minutes without a line.
+heartbeat() {
+  local t0=$SECONDS line
+  while true; do
+    if IFS= read -r -t 15 line; then
+      printf '%s\n' "$line"
+    elif [ $? -gt 128 ]; then
+      [ -z "$line" ] || printf '%s' "$line"
+      echo "record: $1 still running, $((SECONDS - t0))s in" >&2
+    else
+      [ -z "$line" ] || printf '%s' "$line"
+      break
+    fi
+  done
+}
+
 make_temp_dir
 # A record's verdicts in one line: "3 held, 1 failed, 0 inconclusive of 4"
 COUNTS='.verdicts | [(map(select(.outcome == "held")) | length), (map(select(.outcome == "failed")) | length),
@@ -81,7 +98,7 @@ for name in "${scripts[@]}"; do
   log=$TEMP_DIR/$name.txt
   t0=$SECONDS
   status=0
-  "experiments/$name.sh" "${SHORT[@]}" 2>&1 | tee "$log" || status=$?
+  "experiments/$name.sh" "${SHORT[@]}" 2>&1 | heartbeat "$name" | tee "$log" || status=$?
   minutes=$(calc 'a / 60' $((SECONDS - t0)))
   out=experiments/results/$name
   if [ "$status" -eq 0 ] && [ -f "$out/record.json" ]; then

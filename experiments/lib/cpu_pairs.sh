@@ -51,7 +51,8 @@ _pair_requests() {
 }
 
 cpu_pairs() {
-  local rounds=$1 pairs=$2 run_s=$3 warm_s=$4 round pair kind half k base_before kind_before base_client kind_client
+  local rounds=$1 pairs=$2 run_s=$3 warm_s=$4 round pair kind half k base_before kind_before base_client kind_client \
+    client_before
   shift 4
   local kinds=(bare-2 "$@") tick_us
   tick_us=$((1000000 / $(getconf CLK_TCK)))
@@ -70,6 +71,7 @@ cpu_pairs() {
       for k in $(seq 0 $((${#kinds[@]} - 1))); do
         kind=${kinds[$(((round + pair + k) % ${#kinds[@]}))]}
         base_before=$(_cpu_ticks "${_PAIR_PID[bare]}"); kind_before=$(_cpu_ticks "${_PAIR_PID[$kind]}")
+        client_before=$(cpu_ticks 1)
         _pair_client "$round-$pair-$kind-bare" bare "$run_s"; base_client=$BG_PID
         _pair_client "$round-$pair-$kind" "$kind" "$run_s"; kind_client=$BG_PID
         wait_pid "$base_client" || true
@@ -77,6 +79,9 @@ cpu_pairs() {
         echo "$round $kind $pair $(($(_cpu_ticks "${_PAIR_PID[bare]}") - base_before))" \
           "$(_pair_requests "$OUT/$round-$pair-$kind-bare.wrk") $(($(_cpu_ticks "${_PAIR_PID[$kind]}") - kind_before))" \
           "$(_pair_requests "$OUT/$round-$pair-$kind.wrk")" >> "$OUT/pairs.txt"
+        # the clients' CPU (both wrk on CPU 1): when it was busy throughout, the clients set the pace
+        figure "client-busy.$kind" "$(cpu_busy_share "$client_before" "$(cpu_ticks 1)")" "" \
+          "share of CPU 1 (the two wrk clients) busy during a pair: ${PAIR_LABEL[$kind]}"
       done
     done
     for kind in bare "${kinds[@]}"; do stop_pid "${_PAIR_PID[$kind]}" KILL; done
@@ -127,19 +132,23 @@ cpu_pairs() {
   done
 }
 
-# cpu_costs_table NAME KIND...: the table NAME of each kind's ratio over the rounds (median, min, max) and corrected.
+# cpu_costs_table NAME KIND...: the table NAME of each kind's ratio over the rounds (median, min, max) and corrected,
+# and over every pair: the median paired ratio with its 95% bootstrap interval, and how busy the clients' CPU was.
 cpu_costs_table() {
-  local name=$1 kind corrected sorted
+  local name=$1 kind corrected sorted pairs med low high n
   shift
   table "$name" "/books throughput per CPU as a share of bare Helidon's (its CPU per request / the server's): over \
-the rounds, each process's median pair; corrected: divided by the same round's control" \
-    "server (beside bare Helidon)" median min max rounds corrected
+the rounds, each process's median pair; corrected: divided by the same round's control; pairs: the median of every \
+pair's ratio [its 95% bootstrap interval]; client CPU: the median share of CPU 1 (both wrk) busy in a pair" \
+    "server (beside bare Helidon)" median min max rounds corrected pairs "client CPU"
   for kind in bare-2 "$@"; do
     corrected=-
     [ "$kind" = bare-2 ] || corrected=$(figure_median "corrected.$kind")
     mapfile -t sorted < <(figure_values "ratio.$kind" | grep -v '^-$' | sort -g)
+    mapfile -t pairs < <(figure_values "pair-ratio.$kind")
+    read -r med low high n < <(loan_runtime interval "${pairs[@]}")
     table_row "${PAIR_LABEL[$kind]}" "$(figure_median "ratio.$kind")" "${sorted[0]}" "${sorted[-1]}" "${#sorted[@]}" \
-      "$corrected"
+      "$corrected" "$(calc a "$med") [$(calc a "$low"), $(calc a "$high")] of $n" "$(figure_median "client-busy.$kind")"
   done
   table_end
 }

@@ -68,6 +68,13 @@ cpu_ticks() {
   awk -v cpu="cpu$1" '$1 == cpu { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat
 }
 
+# cpu_busy_share "BUSY ALL" "BUSY ALL": a CPU's busy share (0 to 1) between two cpu_ticks readings of it; "-" when
+# no time passed.
+cpu_busy_share() {
+  awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); t = y[2] - x[2]
+    if (t > 0) printf "%.3f", (y[1] - x[1]) / t; else print "-" }'
+}
+
 # cpu_idle_percent SECONDS: the share of all CPUs' time that was idle over the next SECONDS (from /proc/stat).
 cpu_idle_percent() {
   local a b
@@ -162,13 +169,21 @@ verdict_outcome() {
   fi
 }
 
-# verdict_on CLAIM PATTERN OP LIMIT [all]: the claim that every figure whose key matches the glob PATTERN satisfies
-# OP LIMIT (an awk comparison, e.g. '>=' 0.8). It stands on each figure's median, or with "all" on every round of
-# every such figure; either way it says in how many rounds it held (a round holds when every figure holds in it).
-# "not measured" when no such figure has a value.
+# verdict_on CLAIM PATTERN OP LIMIT [all] [client=KEY]: the claim that every figure whose key matches the glob PATTERN
+# satisfies OP LIMIT (an awk comparison, e.g. '>=' 0.8). It stands on each figure's median, or with "all" on every
+# round of every such figure; either way it says in how many rounds it held (a round holds when every figure holds in
+# it). "not measured" when no such figure has a value. With client=KEY, KEY is a figure that is 1 in a round whose
+# load client was the limit (load --json's .client.bound): the figure then measured the client, and the verdict is
+# inconclusive whatever it says.
 verdict_on() {
-  local claim=$1 pattern=$2 op=$3 limit=$4 every=${5:-} keys key med rounds=0 held=0 r ok result basis goal
-  if [ -n "$every" ] && [ "$every" != all ]; then echo "verdict_on: '$every' is not 'all'" >&2; exit 2; fi
+  local claim=$1 pattern=$2 op=$3 limit=$4 every="" client_key="" arg keys key med rounds=0 held=0 r ok result basis goal
+  for arg in "${@:5}"; do
+    case $arg in
+      all) every=all ;;
+      client=?*) client_key=${arg#client=} ;;
+      *) echo "verdict_on: '$arg' is not 'all' or 'client=KEY'" >&2; exit 2 ;;
+    esac
+  done
   mapfile -t keys < <(cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
     # shellcheck disable=SC2053 # the pattern is a glob on purpose
     [[ $key == $pattern ]] && echo "$key"; done)
@@ -199,8 +214,15 @@ verdict_on() {
     basis="median of $rounds rounds; held in $held of $rounds"
   fi
   [ "$RUN_MODE" = short ] && basis="$basis; short run"
-  local outcome
+  local outcome bound
   outcome=$(verdict_outcome "$held" "$rounds" "$result" "$every")
+  if [ -n "$client_key" ]; then
+    bound=$(figure_values "$client_key" | grep -c '^1$' || true)
+    if [ "$bound" -gt 0 ]; then
+      outcome=inconclusive
+      basis="$basis; client-bound in $bound of $(figure_values "$client_key" | wc -l)"
+    fi
+  fi
   _print_verdict "$claim" "$goal" "$result" "$basis" "$outcome"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$claim" "$goal" "$result" "$basis" "$held" "$rounds" "$outcome" \
     >> "$_REC/verdicts.tsv"

@@ -26,6 +26,23 @@ begin_experiment() {
   if [ "$RUN_MODE" = short ]; then
     echo "mode:    --short: fewer rounds and shorter runs; the figures are noisier and the verdicts only indicative"
   fi
+  _expected_duration "$1"
+}
+
+# _expected_duration NAME: how long the run will take, from the last record of NAME kept in docs/results/ (a full
+# record) or experiments/results/ (this machine's last run was moved aside by now, so only the kept one counts).
+_expected_duration() {
+  local record=docs/results/$1/record.json seconds mode
+  [ -f "$record" ] || return 0
+  seconds=$(jq -r '.durationSeconds // empty' "$record")
+  mode=$(jq -r '.mode // "full"' "$record")
+  [ -n "$seconds" ] || return 0
+  if [ "$mode" = "$RUN_MODE" ]; then
+    echo "expect:  about $(( (seconds + 59) / 60 )) min (its kept record took ${seconds}s)"
+  else
+    echo "expect:  its kept record, a $mode run, took ${seconds}s; a $RUN_MODE run takes $( [ "$RUN_MODE" = short ] \
+&& echo less || echo more)"
+  fi
 }
 
 # print_header NAME: the run header: what ran, when, at which commit, on which machine under which load, with which

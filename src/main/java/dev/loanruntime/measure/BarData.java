@@ -8,7 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * The data of a bar chart, as a script writes it: one value per category in each series, e.g.
- * {@code {"categories": ["local", "sqlite"], "series": [{"label": "worker 1", "values": [97, 300]}]}}.
+ * {@code {"categories": ["local", "sqlite"], "series": [{"label": "worker 1", "values": [97, null]}]}} (null: not
+ * measured).
  * Counts that shell scripts gather (connections per worker, answers per store) become a chart without a JSON
  * format of their own. Immutable; {@link #of} runs on the caller's thread and does not block.
  *
@@ -17,7 +18,10 @@ import com.fasterxml.jackson.databind.JsonNode;
  */
 record BarData(List<String> categories, List<Series> series) {
 
-    /** One colour of bars: its legend label and its value in each category (same order as the categories). */
+    /**
+     * One colour of bars: its legend label and its value in each category (same order as the categories); null
+     * where the figure was not measured, which draws no bar (never a bar of 0).
+     */
     record Series(String label, List<Double> values) {
     }
 
@@ -49,6 +53,10 @@ record BarData(List<String> categories, List<Series> series) {
             }
             List<Double> numbers = new ArrayList<>();
             for (JsonNode v : values) {
+                if (v.isNull()) {
+                    numbers.add(null);
+                    continue;
+                }
                 if (!v.isNumber()) {
                     throw new IllegalArgumentException(source + ": series '" + s.path("label").asText()
                             + "' has a value that is not a number: " + v);
@@ -61,10 +69,11 @@ record BarData(List<String> categories, List<Series> series) {
     }
 
     /** These data, when {@code log} is false or every value is above 0 (a logarithmic axis has no 0); else an error. */
+    // null (not measured) is no value: it draws no bar on either axis
     BarData checkedForLog(boolean log, Path source) {
         for (Series s : series) {
-            for (double v : s.values()) {
-                if (log && !(v > 0)) {
+            for (Double v : s.values()) {
+                if (log && v != null && !(v > 0)) {
                     throw new IllegalArgumentException(source + ": series '" + s.label() + "' has the value " + v
                             + ", which a logarithmic axis (--log) cannot show: every value must be above 0");
                 }

@@ -165,7 +165,7 @@ final class Charts {
         DefaultCategoryDataset dataset = new DefaultCategoryDataset();
         for (BarData.Series s : data.series()) {
             for (int i = 0; i < data.categories().size(); i++) {
-                dataset.addValue(s.values().get(i), s.label(), data.categories().get(i));
+                dataset.addValue(s.values().get(i), s.label(), category(data, i));
             }
         }
         BarRenderer renderer = stacked ? new StackedBarRenderer() : new BarRenderer();
@@ -186,8 +186,8 @@ final class Charts {
         }
         ValueAxis y;
         if (log) {
-            double smallest = data.series().stream().flatMap(s -> s.values().stream()).mapToDouble(v -> v).min()
-                    .orElse(1);
+            double smallest = data.series().stream().flatMap(s -> s.values().stream()).filter(v -> v != null)
+                    .mapToDouble(v -> v).min().orElse(1);
             LogarithmicAxis logAxis = new LogarithmicAxis(yLabel);
             // bars rise from below the smallest value, not from 0, which a logarithmic axis does not have
             renderer.setBase(smallest / 2);
@@ -207,6 +207,14 @@ final class Charts {
             y.setUpperBound(Math.max(y.getUpperBound(), markY * 1.1));
         }
         save(out, new JFreeChart(title, JFreeChart.DEFAULT_TITLE_FONT, plot, true), WIDTH, HEIGHT);
+    }
+
+    /** Category {@code i}'s name, saying so when a series has no value there: a missing bar is not a bar of 0. */
+    private static String category(BarData data, int i) {
+        long missing = data.series().stream().filter(s -> s.values().get(i) == null).count();
+        String name = data.categories().get(i);
+        return missing == 0 ? name : missing == data.series().size() ? name + " (not measured)"
+                : name + " (" + missing + " not measured)";
     }
 
     /** A dashed line at {@code at} in the heavy colour, its label placed by the anchors. */

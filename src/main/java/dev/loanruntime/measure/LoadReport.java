@@ -18,10 +18,32 @@ import org.HdrHistogram.HistogramIterationValue;
  * @param okLatencyMs their latencies: a 503 answered at once does not pull these down
  * @param cdf     the latency distribution: (percentile, ms) points, for charts
  * @param server  the watched server process, or null without {@code --watch-pid}
+ * @param client  this process's own CPU over the run: whether the client, not the server, may have been the limit
  */
 record LoadReport(Config config, long requests, long responses, long failed, Map<String, Long> errors,
                   double elapsedS, double throughputPerS, Latency latencyMs, long succeeded, double goodputPerS,
-                  Latency okLatencyMs, List<Point> cdf, ProcWatch.Server server) {
+                  Latency okLatencyMs, List<Point> cdf, ProcWatch.Server server, Client client) {
+
+    /**
+     * The load client's own CPU over the timed run.
+     *
+     * @param cpuS     CPU seconds (user + system, every thread); null when the JVM cannot tell
+     * @param cpuCores those over the run's wall time: how many CPUs the client kept busy
+     * @param cpus     the CPUs it may run on (its affinity, e.g. 1 under {@code taskset -c 1})
+     * @param bound    it kept 90 % or more of them busy: its rate may be its own ceiling, not the server's
+     */
+    record Client(Double cpuS, Double cpuCores, int cpus, boolean bound) {
+        static final double SATURATED = 0.9;
+
+        static Client of(long cpuNanos, long elapsedNanos, int cpus) {
+            if (cpuNanos < 0 || elapsedNanos <= 0) {
+                return new Client(null, null, cpus, false);
+            }
+            double cores = (double) cpuNanos / elapsedNanos;
+            return new Client(Math.round(cpuNanos / 1e6) / 1e3, Math.round(cores * 1000) / 1000.0, cpus,
+                    cores >= SATURATED * cpus);
+        }
+    }
 
     record Config(String url, String path, String mode, int concurrency, double rate, int maxInFlight,
                   Long durationMs, Long requests, int warmupRequests, long timeoutMs, boolean keepAlive, String label,
@@ -60,7 +82,8 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         return new LoadReport(Config.of(config, label), m.requests(), m.responses(), m.failed(), m.errors(),
                 Math.round(m.elapsedNanos() / 1e6) / 1e3, Math.round(m.throughput() * 1000) / 1000.0,
                 Latency.of(m.latencies()), m.okLatencies().getTotalCount(), Math.round(m.goodput() * 1000) / 1000.0,
-                Latency.of(m.okLatencies()), cdf, server);
+                Latency.of(m.okLatencies()), cdf, server,
+                Client.of(m.cpuNanos(), m.elapsedNanos(), Runtime.getRuntime().availableProcessors()));
     }
 
     /** The aligned result lines, after the configuration line. */
@@ -80,6 +103,10 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         }
         out.printf("errors      %s%n", errors.isEmpty() ? "none" : errors.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
+        if (client.cpuS() != null) {
+            out.printf("client      cpu %.2f s, %.2f of %d CPU(s)%s%n", client.cpuS(), client.cpuCores(), client.cpus(),
+                    client.bound() ? ": CLIENT-BOUND, the rate may be the client's own ceiling" : "");
+        }
         if (server != null) {
             out.printf("server      pid %d threads %d peak %d rss %.1f MiB peak %.1f MiB cpu %.2f s%n", server.pid(),
                     server.threadsBefore(), server.peakThreads(), server.rssBeforeMiB(), server.peakRssMiB(),

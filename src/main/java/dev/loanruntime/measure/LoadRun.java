@@ -1,5 +1,6 @@
 package dev.loanruntime.measure;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,7 @@ final class LoadRun {
         try (Requester requester = new Requester(config.target(), config.keepAlive(), config.timeout(),
                 config.connections())) {
             run.warmUp(requester);
+            long cpuStart = processCpuNanos();
             long start = System.nanoTime();
             if (config.openLoop()) {
                 run.openLoop(requester, start);
@@ -51,8 +53,14 @@ final class LoadRun {
                 run.closedLoop(requester, start);
             }
             long end = System.nanoTime();
-            return run.measured(end - start);
+            return run.measured(end - start, processCpuNanos() - cpuStart);
         }
+    }
+
+    /** This process's CPU time so far (user + system, all threads), or -1 where the JVM cannot tell. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : -1;
     }
 
     private void warmUp(Requester requester) throws InterruptedException {
@@ -125,14 +133,14 @@ final class LoadRun {
         }
     }
 
-    private Measured measured(long elapsedNanos) {
+    private Measured measured(long elapsedNanos, long cpuNanos) {
         Map<String, Long> counted = new TreeMap<>();
         errors.forEach((label, n) -> counted.put(label, n.sum()));
         long failed = counted.values().stream().mapToLong(Long::longValue).sum();
         long transportErrors = counted.entrySet().stream().filter(e -> !e.getKey().startsWith("status"))
                 .mapToLong(Map.Entry::getValue).sum();
         return new Measured(responses.sum() + transportErrors, responses.sum(), failed, counted, elapsedNanos,
-                latencies.copy(), okLatencies.copy());
+                latencies.copy(), okLatencies.copy(), cpuNanos);
     }
 
     /**
@@ -142,9 +150,10 @@ final class LoadRun {
      * @param errors    failures by kind: "connect", "timeout", "closed", "other", "status 503", ...
      * @param latencies microseconds, of the responses
      * @param okLatencies microseconds, of the responses with a status below 400
+     * @param cpuNanos  the CPU time this process (the client) used over the timed run; -1 when unknown
      */
     record Measured(long requests, long responses, long failed, Map<String, Long> errors, long elapsedNanos,
-                    Histogram latencies, Histogram okLatencies) {
+                    Histogram latencies, Histogram okLatencies, long cpuNanos) {
         double throughput() {
             return elapsedNanos == 0 ? 0 : requests / (elapsedNanos / 1e9);
         }

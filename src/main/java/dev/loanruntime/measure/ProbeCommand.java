@@ -182,6 +182,9 @@ public final class ProbeCommand implements Callable<Integer> {
         if (s.failed() > 0) {
             System.out.printf("failed   %d requests%n", s.failed());
         }
+        if (lightCount > 0) {
+            System.out.println("reading: " + s.reading());
+        }
         System.out.flush();
     }
 }

@@ -2,6 +2,7 @@ package dev.loanruntime.measure;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.loanruntime.stages.Stage;
@@ -67,6 +68,21 @@ record ProbeReport(Config config, List<Round> rounds, Summary summary) {
             return new Summary(round3(heavyMedian), round3(max(heavy) / 1000), round3(lightMedian),
                     round3(max(light) / 1000), heavyMedian == 0 ? 0 : Math.round(lightMedian / heavyMedian * 1e4) / 1e4,
                     failed);
+        }
+
+        /**
+         * One line that reads the result: whether the light requests waited for the heavy one, and how much of it.
+         * Over half of it: they waited; under a quarter: they did not (the lesson's two outcomes); else in part.
+         */
+        String reading() {
+            if (heavyMedianS == 0) {
+                return "no heavy request was timed, so nothing can be read about waiting for it";
+            }
+            String share = String.format(Locale.ROOT, "%.2f of it (median light / median heavy)", lightOverHeavy);
+            String read = lightOverHeavy >= 0.5 ? "the light requests waited for the heavy one: " + share
+                    : lightOverHeavy < 0.25 ? "the light requests did not wait for the heavy one: " + share
+                    : "the light requests waited for part of the heavy one: " + share;
+            return failed == 0 ? read : read + "; " + failed + " request(s) failed, so read it with care";
         }
 
         private static double[] durations(List<Round> rounds, String kind) {

@@ -73,6 +73,26 @@ class BarChartTest {
     }
 
     @Test
+    void aFigureThatWasNotMeasuredDrawsNoBar() throws IOException {
+        Path missing = json("missing.json", """
+                {"categories": ["inline", "pooled"],
+                 "series": [{"label": "p99 ms", "values": [null, 4]}]}""");
+        Path measured = json("measured.json", """
+                {"categories": ["inline", "pooled"],
+                 "series": [{"label": "p99 ms", "values": [4, 4]}]}""");
+        Path withGap = dir.resolve("gap.png");
+        Path full = dir.resolve("full.png");
+
+        CliRun r = CliRun.of("chart", "bars", "--log", "--out", withGap.toString(), missing.toString());
+        assertThat(r.err(), r.code(), is(0));
+        assertThat(CliRun.of("chart", "bars", "--log", "--out", full.toString(), measured.toString()).code(), is(0));
+
+        long gap = pixels(ImageIO.read(withGap.toFile()), Charts.LIGHT);
+        long both = pixels(ImageIO.read(full.toFile()), Charts.LIGHT);
+        assertThat("one bar, not a bar at the axis' floor", gap > 0 && gap * 10 < both * 6, is(true));
+    }
+
+    @Test
     void aLogarithmicAxisShowsBarsFromAFractionOfAMillisecondToSeconds() throws IOException {
         Path data = json("delay.json", """
                 {"categories": ["inline", "pooled"],

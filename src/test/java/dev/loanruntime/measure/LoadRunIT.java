@@ -15,6 +15,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.nullValue;
 
 /** The load client against a real server in this JVM whose delays and statuses are known. */
 class LoadRunIT {
@@ -46,6 +47,19 @@ class LoadRunIT {
         assertThat(ms.max(), greaterThanOrEqualTo(ms.p99()));
         // 4 workers x 10 sequential requests of >= 50 ms each: at least 0.5 s.
         assertThat(m.elapsedNanos(), greaterThanOrEqualTo(Duration.ofMillis(500).toNanos()));
+        // The client's own CPU is measured, and waiting on a sleeping server keeps it far from busy.
+        LoadReport.Client client = LoadReport.Client.of(m.cpuNanos(), m.elapsedNanos(), 2);
+        assertThat(m.cpuNanos(), greaterThan(0L));
+        assertThat(client.cpuCores(), lessThan(0.5));
+        assertThat(client.bound(), is(false));
+    }
+
+    @Test
+    void aClientThatKeepsItsCpusBusyIsMarkedAsTheLimit() {
+        long second = Duration.ofSeconds(1).toNanos();
+        assertThat(LoadReport.Client.of(second * 95 / 100, second, 1).bound(), is(true));
+        assertThat(LoadReport.Client.of(second * 95 / 100, second, 2).bound(), is(false));
+        assertThat(LoadReport.Client.of(-1, second, 1).cpuS(), is(nullValue()));
     }
 
     @Test
