@@ -100,13 +100,25 @@ for ((round = 1; round <= ROUNDS; round++)); do
   done
 done
 
+# capped_by KEY: what was saturated in run KEY (medians): the pool, CPU 1 (the clients and PostgreSQL), the server's
+# CPU, or none of them ("-").
+capped_by() {
+  if holds "$(figure_median "pool.in-use.$1")" '>=' 0.9; then echo pool
+  elif holds "$(figure_median "cpu1.$1")" '>=' 0.95; then echo "CPU 1 (clients, PostgreSQL)"
+  elif holds "$(figure_median "cpu.$1")" '>=' 0.95; then echo "server CPU"
+  else echo -
+  fi
+}
+
 echo
 table pool "medians of $ROUNDS ${RUN_S}-second run(s) each: $CLIENTS concurrent ${WAIT_MS} ms waits in PostgreSQL, \
 /books at ${LIGHT_RATE}/s beside; bound: pool / ${WAIT_MS} ms (Little's law); p99s of the 200s; pool wait: the server's \
 own, p99 of the last 10 s; hold: a connection's, mean of the last 10 s; in use: req/s x hold / pool (Little's law); \
-CPU: the server's, in cores (it has one); CPU 1: busy share of the CPU PostgreSQL and the clients share" \
+CPU: the server's, in cores (it has one); CPU 1: busy share of the CPU PostgreSQL and the clients share; capped by: \
+the pool when 90% of it is in use, else a CPU busy 95% of the time or more (CPU 1 first: then the clients and \
+PostgreSQL set the pace, not the server), else none of them" \
   threads pool "db req/s" bound "of bound" "hold ms" "in use" "db p99 ms" "503s" "500s" "pool wait p99 ms" \
-  "/books p99 ms" "carrier delay p99 ms" "CPU cores" "CPU 1" "OS threads"
+  "/books p99 ms" "carrier delay p99 ms" "CPU cores" "CPU 1" "OS threads" "capped by"
 for pool in "${POOLS[@]}"; do
   for m in "${MODELS[@]}"; do
     IFS='|' read -r model _ <<< "$m"
@@ -116,7 +128,7 @@ for pool in "${POOLS[@]}"; do
       "$(figure_median "db.p99.$key")" "$(figure_median "db.503.$key")" \
       "$(figure_median "db.500.$key")" "$(figure_median "pool.wait-p99.$key")" "$(figure_median "books.p99.$key")" \
       "$(figure_median "carrier-delay.p99.$key")" "$(figure_median "cpu.$key")" "$(figure_median "cpu1.$key")" \
-      "$(figure_median "threads.$key")"
+      "$(figure_median "threads.$key")" "$(capped_by "$key")"
   done
 done
 table_end
