@@ -27,6 +27,18 @@ begin_experiment() {
     echo "mode:    --short: fewer rounds and shorter runs; the figures are noisier and the verdicts only indicative"
   fi
   _expected_duration "$1"
+  _still_running "$1"
+}
+
+# _still_running NAME: on a terminal, one line on stderr every 15 s while the experiment runs (some parts measure
+# for minutes without a line). Under record.sh, whose output is a pipe, record.sh says it instead.
+_still_running() {
+  [ -t 2 ] || return 0
+  local name=$1 t0=$SECONDS
+  # read -t on a pipe nobody writes to waits without a child process, so the signal that stops it stops it at once
+  ( exec {fd}<> <(:); while ! read -rt 15 -u "$fd"; do echo "  ... $name still running, $((SECONDS - t0))s in" >&2
+    done ) &
+  on_exit stop_pid $!
 }
 
 # _expected_duration NAME: how long the run will take, from the last record of NAME kept in docs/results/ (a full

@@ -48,6 +48,9 @@ public final class ChartCommand implements Runnable {
             for (Path file : files) {
                 JsonNode report = chart.read(file);
                 JsonNode rounds = report.path("rounds");
+                if (rounds.isEmpty()) {
+                    throw chart.usage(file + " has no probe rounds to draw (its \"rounds\" is missing or empty)");
+                }
                 JsonNode last = rounds.get(rounds.size() - 1);
                 List<Charts.Bar> bars = new ArrayList<>();
                 for (JsonNode r : last.path("requests")) {

@@ -3,6 +3,7 @@ package dev.loanruntime.measure;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -56,10 +57,13 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         }
     }
 
-    record Latency(double p50, double p90, double p99, double p999, double max, double mean) {
+    /** Percentiles in ms; every one null when there was nothing to measure (no response, or no success). */
+    record Latency(Double p50, Double p90, Double p99, Double p999, Double max, Double mean) {
+        static final Latency NONE = new Latency(null, null, null, null, null, null);
+
         static Latency of(Histogram h) {
             if (h.getTotalCount() == 0) {
-                return new Latency(0, 0, 0, 0, 0, 0);
+                return NONE;
             }
             return new Latency(ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(90)),
                     ms(h.getValueAtPercentile(99)), ms(h.getValueAtPercentile(99.9)), ms(h.getMaxValue()),
@@ -92,14 +96,14 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         out.printf("requests    %d (responses %d, failed %d)%n", requests, responses, failed);
         out.printf("elapsed     %.3f s%n", elapsedS);
         out.printf("throughput  %.3f req/s%n", throughputPerS);
-        out.printf("p50         %.3f ms%n", latencyMs.p50());
-        out.printf("p90         %.3f ms%n", latencyMs.p90());
-        out.printf("p99         %.3f ms%n", latencyMs.p99());
-        out.printf("p99.9       %.3f ms%n", latencyMs.p999());
-        out.printf("max         %.3f ms%n", latencyMs.max());
+        out.printf("p50         %s%n", ms(latencyMs.p50()));
+        out.printf("p90         %s%n", ms(latencyMs.p90()));
+        out.printf("p99         %s%n", ms(latencyMs.p99()));
+        out.printf("p99.9       %s%n", ms(latencyMs.p999()));
+        out.printf("max         %s%n", ms(latencyMs.max()));
         if (failed > 0) {
-            out.printf("ok          %d (%.3f req/s), p50 %.3f ms, p99 %.3f ms, max %.3f ms%n", succeeded, goodputPerS,
-                    okLatencyMs.p50(), okLatencyMs.p99(), okLatencyMs.max());
+            out.printf("ok          %d (%.3f req/s), p50 %s, p99 %s, max %s%n", succeeded, goodputPerS,
+                    ms(okLatencyMs.p50()), ms(okLatencyMs.p99()), ms(okLatencyMs.max()));
         }
         out.printf("errors      %s%n", errors.isEmpty() ? "none" : errors.entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(" ")));
@@ -117,5 +121,10 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
 
     private static double ms(double micros) {
         return Math.round(micros) / 1000.0;
+    }
+
+    /** "12.345 ms", or "-" when nothing was measured. */
+    private static String ms(Double ms) {
+        return ms == null ? "-" : String.format(Locale.ROOT, "%.3f ms", ms);
     }
 }

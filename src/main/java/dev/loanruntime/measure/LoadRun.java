@@ -47,10 +47,16 @@ final class LoadRun {
             run.warmUp(requester);
             long cpuStart = processCpuNanos();
             long start = System.nanoTime();
-            if (config.openLoop()) {
-                run.openLoop(requester, start);
-            } else {
-                run.closedLoop(requester, start);
+            Progress progress = Progress.onTerminal(System.err, config.duration(), config.requests(),
+                    run.okLatencies::getTotalCount, run::failedSoFar);
+            try {
+                if (config.openLoop()) {
+                    run.openLoop(requester, start);
+                } else {
+                    run.closedLoop(requester, start);
+                }
+            } finally {
+                progress.close();
             }
             long end = System.nanoTime();
             return run.measured(end - start, processCpuNanos() - cpuStart);
@@ -131,6 +137,10 @@ final class LoadRun {
         } else {
             okLatencies.recordValue(Math.min(o.micros(), HOUR_US));
         }
+    }
+
+    private long failedSoFar() {
+        return errors.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
     private Measured measured(long elapsedNanos, long cpuNanos) {

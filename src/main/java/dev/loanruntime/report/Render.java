@@ -101,6 +101,10 @@ final class Render {
             }
         }
         if (rows.isEmpty()) {
+            if ("short".equals(r.mode())) { // a short run skips some parts; a full record that lacks one is a bug
+                return "_Not measured by this record (a short run): `experiments/record.sh " + r.name()
+                        + "` measures it._\n\n" + run(r);
+            }
             throw new IllegalArgumentException("no figure of " + r.name() + " matches '" + glob + "'");
         }
         List<String> lines = markdownTable(List.of("figure", "median", "min", "max", "rounds"), rows);

@@ -2,6 +2,7 @@ package dev.loanruntime.measure;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -140,6 +141,34 @@ class CommandLineIT {
     }
 
     @Test
+    void loadShowsItsProgressOnATerminalAndNothingInAPipe() throws Exception {
+        try (TestServer server = new TestServer()) {
+            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                    System.getProperty("java.class.path"), "dev.loanruntime.Main", "load", "--url",
+                    server.target().toString(), "--path", "/sleep?ms=10", "--duration", "3s", "--concurrency", "2");
+            // script(1) runs the command on a pseudo-terminal, as a person at a shell would
+            String shell = String.join(" ", command.stream().map(a -> "'" + a.replace("'", "'\\''") + "'").toList());
+            Process p = new ProcessBuilder("script", "-qefc", shell, "/dev/null").redirectErrorStream(true).start();
+            try {
+                p.getOutputStream().close();
+                String terminal = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(terminal, p.waitFor(), is(0));
+                assertThat("a line each second while it runs", terminal, containsString("s of 3s: "));
+                assertThat(terminal, containsString(" answered, 0 failed, "));
+                assertThat("the report follows", terminal, containsString("throughput"));
+            } finally {
+                p.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+            }
+            CliRun piped = run("load", "--url", server.target().toString(), "--path", "/sleep?ms=10", "--duration",
+                    "2s", "--concurrency", "2");
+            assertThat(piped.err(), piped.code(), is(0));
+            assertThat("nothing but the report when the output is not a terminal", piped.out() + piped.err(),
+                    not(containsString("answered,")));
+        }
+    }
+
+    @Test
     void badUrlExitsWithTwoAndOneLineNamingIt() {
         CliRun r = run("probe", "--url", "localhost:8430", "--heavy", "/member/verify-blocking");
 
@@ -196,6 +225,12 @@ class CommandLineIT {
             }
             assertThat(Files.size(timeline), greaterThan(1000L));
             assertThat(run("chart", "scaling", "--out", scaling.toString(), "x=" + load).code(), is(2));
+            Path empty = dir.resolve("empty.json");
+            Files.writeString(empty, "{\"rounds\": []}");
+            CliRun none = run("chart", "timeline", "--out", timeline.toString(), empty.toString());
+            assertThat(none.err(), none.code(), is(2));
+            assertThat(none.err(), containsString(empty + " has no probe rounds to draw"));
+            assertThat("one line, no stack trace", none.err(), not(containsString("\tat ")));
         }
     }
 

@@ -1,7 +1,10 @@
 package dev.loanruntime.measure;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
@@ -11,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.allOf;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
@@ -47,10 +51,11 @@ class LoadRunIT {
         assertThat(ms.max(), greaterThanOrEqualTo(ms.p99()));
         // 4 workers x 10 sequential requests of >= 50 ms each: at least 0.5 s.
         assertThat(m.elapsedNanos(), greaterThanOrEqualTo(Duration.ofMillis(500).toNanos()));
-        // The client's own CPU is measured, and waiting on a sleeping server keeps it far from busy.
+        // The client's own CPU is measured, and waiting on a sleeping server keeps it from being busy. The figure is
+        // this JVM's, which also runs the test server and, in the first test, compiles both: half a core at times.
         LoadReport.Client client = LoadReport.Client.of(m.cpuNanos(), m.elapsedNanos(), 2);
         assertThat(m.cpuNanos(), greaterThan(0L));
-        assertThat(client.cpuCores(), lessThan(0.5));
+        assertThat(client.cpuCores(), lessThan(1.0));
         assertThat(client.bound(), is(false));
     }
 
@@ -88,6 +93,13 @@ class LoadRunIT {
         assertThat(m.errors(), is(Map.of("timeout", 3L)));
         assertThat(m.responses(), is(0L));
         assertThat(m.elapsedNanos(), lessThan(Duration.ofMillis(2500).toNanos()));
+        // Nothing answered: no latency was measured, and the report says so rather than 0 ms
+        LoadReport report = LoadReport.of(closed(server.target(), "/", 1, 1, Duration.ofSeconds(1)), "", m, null);
+        assertThat(report.latencyMs().p99(), is(nullValue()));
+        assertThat(report.okLatencyMs().max(), is(nullValue()));
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        report.print(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        assertThat(printed.toString(StandardCharsets.UTF_8), containsString("p99         -" + System.lineSeparator()));
     }
 
     @Test

@@ -190,6 +190,17 @@ class GeneratedDocsTest {
     }
 
     @Test
+    void aFigureAShortRunSkippedIsSaidToBeUnmeasuredAndAFullRecordLackingItFails() throws IOException {
+        String block = "<!-- generated: 01-demo figures heap.* -->\n<!-- /generated -->\n";
+        assertThrows(IllegalArgumentException.class,
+                () -> new GeneratedDocs(root).regenerate(Path.of("docs/x.md"), block));
+        Path record = root.resolve("docs/results/01-demo/record.json");
+        Files.writeString(record, Files.readString(record).replace("\"mode\": \"full\"", "\"mode\": \"short\""));
+        assertThat(new GeneratedDocs(root).regenerate(Path.of("docs/x.md"), block), containsString(
+                "_Not measured by this record (a short run): `experiments/record.sh 01-demo` measures it._"));
+    }
+
+    @Test
     void aFigureTypedIntoProseIsFoundAndASettingIsNot() throws IOException {
         Files.writeString(root.resolve("docs/prose.md"), """
                 A spare answers in 318 ms, 1.58× sooner, using 12 % of a core at 2,878 req/s and 0.62 cores.
