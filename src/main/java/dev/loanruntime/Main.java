@@ -1,6 +1,7 @@
 package dev.loanruntime;
 
 import java.io.PrintWriter;
+import java.util.Objects;
 import java.util.Set;
 
 import picocli.CommandLine;
@@ -53,11 +54,21 @@ public final class Main implements Runnable {
 
     /** Runs the command line with picocli's own output (help, usage errors) going to {@code out} and {@code err}. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(out, err, new SettingsDefaults(), args);
+    }
+
+    /** {@link #run(PrintWriter, PrintWriter, String...)} with the environment and configuration of {@code defaults}. */
+    static int run(PrintWriter out, PrintWriter err, SettingsDefaults defaults, String... args) {
         CommandLine cli = new CommandLine(new Main())
                 .setOut(out)
                 .setErr(err)
-                .setDefaultValueProvider(new SettingsDefaults())
-                .setParameterExceptionHandler(UsageError::handle);
+                .setDefaultValueProvider(defaults)
+                // a bad value that came from the environment or application.yaml is named by where it was set
+                .setParameterExceptionHandler((e, a) -> {
+                    String explained = defaults.explain(e.getMessage(), a);
+                    return UsageError.handle(Objects.equals(explained, e.getMessage()) ? e
+                            : new CommandLine.ParameterException(e.getCommandLine(), explained), a);
+                });
         // Every command's -V/--version (mixinStandardHelpOptions) prints this line: picocli hands a subcommand no
         // version provider of its parent's, and without one -V prints nothing.
         withVersion(cli, new Version());

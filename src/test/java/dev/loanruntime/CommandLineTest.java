@@ -1,10 +1,15 @@
 package dev.loanruntime;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+
+import io.helidon.config.Config;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,6 +22,7 @@ import dev.loanruntime.testing.CliRun;
 import dev.loanruntime.testing.ServeLine;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.startsWith;
 
 
 // In-process: an option check that stopped refusing would start a real server in the test JVM and wait for a
@@ -46,13 +52,14 @@ class CommandLineTest {
             "--store-pool|4|expected no value with --store local (only a PostgreSQL store has a connection pool) but was '4'",
             "--store-pool-timeout|2s|expected no value with --store local (only a PostgreSQL store has a connection pool) but was '2s'",
             "--shed-delay|0ms|expected off or a duration above 0 but was '0ms'",
-            "--carrier-delay-resolution|0ms|expected a duration from 1ms to 1s but was '0s'",
+            "--carrier-delay-resolution|0ms|expected a duration from 1ms to 1s but was '0ms'",
             "--carrier-delay-resolution|2s|expected a duration from 1ms to 1s but was '2s'",
             "--carrier-delay-resolution|often|expected a duration such as 500ms, 10s or 2m but was 'often'",
             "--log-slow-requests|500ms|expected off unless --stages on (its lines are the stages) but was '500ms'",
             "--log-slow-requests|slow|expected off or a duration such as 20ms or 1s but was 'slow'",
-            "--drain-delay|-1|expected an integer from 0 to 600 but was '-1'",
-            "--drain-delay|soon|'soon' is not a long"})
+            "--drain-delay|-1|expected a duration such as 500ms, 10s or 2m but was '-1'",
+            "--drain-delay|660|expected a duration from 0s to 10m but was '660'",
+            "--drain-delay|soon|expected a duration such as 500ms, 10s or 2m but was 'soon'"})
     void badOptionValueExits2WithOneLineNamingIt(String option, String value, String expected) {
         for (String[] args : new String[][] {{"serve", option, value}, {option, value}}) {
             CliRun r = CliRun.of(args);
@@ -94,6 +101,19 @@ class CommandLineTest {
         CliRun r = CliRun.of("serve", "--carrier", "1");
         assertThat(r.code(), is(2));
         assertThat(r.err(), r.err().contains("--carrier"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "probe --round 3|--rounds",
+            "serve --carrier 1|--carriers",
+            "load --concurency 2|--concurrency"})
+    void aMistypedOptionGetsASuggestionOnItsOneLine(String line, String suggested) {
+        CliRun r = CliRun.of(line.split(" "));
+        assertThat(r.err(), r.code(), is(2));
+        String err = r.err().strip();
+        assertThat(err, err.lines().count(), is(1L));
+        assertThat(err, err.contains("(did you mean " + suggested));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -190,6 +210,20 @@ class CommandLineTest {
         CliRun r = CliRun.of("--help");
         assertThat(r.code(), is(0));
         assertThat(r.out(), r.out().contains("serve"));
+    }
+
+    @Test
+    void aBadValueFromTheEnvironmentIsNamedByItsVariable() {
+        SettingsDefaults env = new SettingsDefaults(Map.of("LOAN_CARRIERS", "0"), Config.create());
+        StringWriter err = new StringWriter();
+        assertThat(Main.run(new PrintWriter(new StringWriter()), new PrintWriter(err, true), env, "serve"), is(2));
+        assertThat(err.toString(), err.toString().strip(), startsWith(
+                "Invalid value for option '--carriers' (set by LOAN_CARRIERS): "));
+        StringWriter typed = new StringWriter();
+        assertThat(Main.run(new PrintWriter(new StringWriter()), new PrintWriter(typed, true), env, "serve",
+                "--carriers", "0"), is(2));
+        assertThat("typed on the command line: named as typed", typed.toString().strip(),
+                startsWith("Invalid value for option '--carriers': "));
     }
 
     @Test

@@ -90,6 +90,16 @@ abstract class RouteContract {
     }
 
     @Test
+    void headOfLoanTakesNoLoan() throws IOException {
+        long before = http.get("/status").json().get("loanCounter").asLong();
+        RawHttp.Response head = RawHttp.head(server.port(), "/loan");
+        assertThat(head.status(), is(200));
+        assertThat(head.header("content-type"), is(JSON));
+        assertThat("HEAD changes nothing (RFC 9110, 9.2.1)", http.get("/status").json().get("loanCounter").asLong(),
+                is(before));
+    }
+
+    @Test
     void loanIncrementsTheProcessCounterAndStatusOnlyReadsIt() {
         long before = http.get("/status").json().get("loanCounter").asLong();
         JsonNode loan = http.get("/loan").json();
@@ -225,6 +235,13 @@ abstract class RouteContract {
                 "loan_crypto_queue_wait_seconds{quantile=\"0.99\"", "loan_vthread_scheduler_queued"}) {
             assertThat(gauge + " missing from metrics", metrics.contains(gauge));
         }
+        // every family of the service says what it is, and a window's quantiles come in order
+        List<String> mute = metrics.lines().filter(l -> l.startsWith("# HELP loan_"))
+                .filter(l -> l.split(" ", 4).length < 4 || l.split(" ", 4)[3].isBlank()).toList();
+        assertThat("metrics without a description", mute, is(List.of()));
+        List<String> quantiles = metrics.lines().filter(l -> l.startsWith("loan_carrier_delay_seconds{"))
+                .map(l -> l.replaceAll(".*quantile=\"([^\"]+)\".*", "$1")).toList();
+        assertThat(quantiles, is(List.of("0.5", "0.99", "1")));
         Http.Response none = http.get("/observe/metrics?name=no.such.meter");
         assertThat(none.status(), is(404));
         assertThat(none.json().get("error").asText(), is("metric_not_found"));

@@ -19,9 +19,9 @@ class StoreOptionsTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "--store        | mysql://db:3306      | redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]",
-            "--store        | redis://cache:port   | redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]",
-            "--store        | sqlite:              | redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB]",
+            "--store        | mysql://db:3306      | postgresql://[USER@]HOST:PORT/DB (user postgres unless given)",
+            "--store        | redis://cache:port   | postgresql://[USER@]HOST:PORT/DB (user postgres unless given)",
+            "--store        | sqlite:              | postgresql://[USER@]HOST:PORT/DB (user postgres unless given)",
             "--store-replicas | -1                 | an integer from 0 to 16",
             "--store-replicas | 1                  | 0 with --store local (only a Redis store has replicas)",
             "--member-cost  | 1000,8,1             | N,r,p",

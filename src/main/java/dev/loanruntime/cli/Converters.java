@@ -112,6 +112,17 @@ public final class Converters {
         }
     }
 
+    /**
+     * A duration ({@code 4s}, {@code 500ms}), or a whole number of seconds as the option took before it took durations
+     * ({@code --drain-delay 4}, {@code LOAN_DRAIN_DELAY=10} in deploy/k8s).
+     */
+    public static final class SecondsOrDurationConverter extends Both<Duration> {
+        public SecondsOrDurationConverter() {
+            super(value -> value != null && value.trim().matches("\\d{1,6}") ? Duration.ofSeconds(Long.parseLong(
+                    value.trim())) : Durations.parse(value), Durations::format);
+        }
+    }
+
     /** Runs a value type's {@code parse}; its message (naming the bad value) becomes picocli's usage error. */
     public static <T> T parsed(Function<String, T> parse, String value) {
         try {

@@ -4,8 +4,11 @@ import java.io.PrintWriter;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import picocli.CommandLine;
 
@@ -16,6 +19,8 @@ import picocli.CommandLine;
  * {@link #handle} prints as that one line before the command exits with status 2. Runs on the caller's thread.
  */
 public final class UsageError {
+    /** {@code ... option '--NAME': ... but was 'VALUE'} at the end of a message. */
+    private static final Pattern BUT_WAS = Pattern.compile("option '(--[a-z0-9-]+)'.* but was '([^']*)'$");
     /** The exit status of every usage error. */
     public static final int STATUS = 2;
 
@@ -115,6 +120,25 @@ public final class UsageError {
                 + ")";
     }
 
+    /**
+     * The error's message with the bad value as the user typed it: a range check reads the converted value back
+     * ({@code 0ms} would read {@code 0s}), while the command line holds what was typed.
+     */
+    private static String asTyped(CommandLine.ParameterException e) {
+        String message = e.getMessage();
+        Matcher m = BUT_WAS.matcher(message == null ? "" : message);
+        CommandLine.ParseResult parsed = e.getCommandLine().getParseResult();
+        if (!m.find() || parsed == null) {
+            return message;
+        }
+        CommandLine.Model.OptionSpec option = parsed.matchedOption(m.group(1));
+        List<String> typed = option == null ? List.of() : option.originalStringValues();
+        if (typed.isEmpty()) {
+            return message;
+        }
+        return message.substring(0, m.start(2)) + typed.get(typed.size() - 1) + message.substring(m.end(2));
+    }
+
     /** Levenshtein distance: the fewest letters added, dropped or changed to turn {@code a} into {@code b}. */
     static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
@@ -135,10 +159,21 @@ public final class UsageError {
         return previous[b.length()];
     }
 
-    /** picocli's parameter-exception handler: the message alone, one line on the command's error stream, status 2. */
+    /**
+     * picocli's parameter-exception handler: the message alone, one line on the command's error stream, status 2; a
+     * mistyped option gets the options it may have meant on the same line.
+     */
     public static int handle(CommandLine.ParameterException e, String[] args) {
         PrintWriter err = e.getCommandLine().getErr();
-        err.println(e.getMessage());
+        String suggestion = "";
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()
+                && !unmatched.getUnmatched().isEmpty()) {
+            // picocli offers the options that begin as the typed one does, in declaration order: the closest first
+            String typed = unmatched.getUnmatched().get(0);
+            suggestion = " (did you mean " + String.join(" or ", unmatched.getSuggestions().stream()
+                    .sorted(Comparator.comparingInt(s -> distance(typed, s))).limit(3).toList()) + "?)";
+        }
+        err.println(asTyped(e) + suggestion);
         err.flush();
         return STATUS;
     }

@@ -253,7 +253,8 @@ final class Primary implements Control {
         spares.retireAll();
         slots.stream().filter(s -> s.pendingStart != null).forEach(s -> s.pendingStart.cancel(false));
         List<WorkerProcess> workers = new ArrayList<>(live);
-        out.println(StatusLines.stopping(workers.size()));
+        int spareCount = (int) workers.stream().filter(w -> w.id() == 0).count();   // retired, maybe not gone yet
+        out.println(StatusLines.stopping(workers.size() - spareCount, spareCount));
         workers.forEach(WorkerProcess::terminate);
         CompletableFuture<?> all = CompletableFuture.allOf(
                 workers.stream().map(WorkerProcess::finished).toArray(CompletableFuture[]::new));

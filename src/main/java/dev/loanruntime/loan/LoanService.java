@@ -1,5 +1,6 @@
 package dev.loanruntime.loan;
 
+import io.helidon.http.Method;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -9,7 +10,10 @@ import dev.loanruntime.http.Json;
 import dev.loanruntime.http.Routes;
 import dev.loanruntime.store.LoanStore;
 
-/** {@code GET /loan} counts a loan; {@code GET /status} reads the count. Both name the answering process. */
+/**
+ * {@code GET /loan} counts a loan ({@code HEAD /loan} does not); {@code GET /status} reads the count. Both name the
+ * answering process.
+ */
 public final class LoanService implements HttpService {
     private static final long PID = ProcessHandle.current().pid();
     private final LoanStore store;
@@ -27,7 +31,9 @@ public final class LoanService implements HttpService {
     }
 
     private void loanHandler(ServerRequest req, ServerResponse res) {
-        Json.send(res, new LoanCount(PID, store.incrementLoans()));
+        // HEAD is safe (RFC 9110, 9.2.1): it shows what a loan's answer looks like and takes none
+        boolean head = req.prologue().method() == Method.HEAD;
+        Json.send(res, new LoanCount(PID, head ? store.loans() : store.incrementLoans()));
     }
 
     private void statusHandler(ServerRequest req, ServerResponse res) {

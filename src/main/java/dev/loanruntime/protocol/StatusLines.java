@@ -164,8 +164,9 @@ public final class StatusLines {
         return "rolling restart of " + workers + " workers";
     }
 
-    /** The primary stops {@code workers} processes (workers and spares). */
-    public static String stopping(int workers) {
-        return "stopping " + workers + " workers";
+    /** The primary stops {@code workers} workers and {@code spares} spares. */
+    public static String stopping(int workers, int spares) {
+        return "stopping " + workers + " workers" + (spares == 0 ? "" : " and " + spares + (spares == 1 ? " spare"
+                : " spares"));
     }
 }

@@ -38,6 +38,8 @@ public final class CarrierDelay implements AutoCloseable {
     /** The probe's largest lateness in the window not yet ended: written by the probe, reset by {@link #roll}. */
     private volatile long windowMax;
     private volatile boolean closed;
+    /** The JFR event of the window not yet ended, begun when it began: it spans its window. The clock's thread only. */
+    private WindowEvent window = new WindowEvent();
 
     private CarrierDelay(ThreadModel model, Duration resolution) {
         this.model = model;
@@ -45,6 +47,7 @@ public final class CarrierDelay implements AutoCloseable {
         this.due = System.nanoTime() + this.resolution;
         Thread.Builder builder = model == ThreadModel.PLATFORM ? Thread.ofPlatform().daemon() : Thread.ofVirtual();
         this.probe = builder.name(PROBE).unstarted(this::run);
+        window.begin();
     }
 
     /**
@@ -82,7 +85,9 @@ public final class CarrierDelay implements AutoCloseable {
     public void roll(LatencyWindows.Summary cryptoQueue) {
         delays.roll();
         windowMax = 0;      // a wake recorded since is in the next window; one just before it, in this one's p99
-        WindowEvent event = new WindowEvent();
+        WindowEvent event = window;
+        window = new WindowEvent();
+        window.begin();
         if (event.isEnabled()) {
             LatencyWindows.Summary d = delays.figures().lastWindow();
             LatencyWindows.Summary q = cryptoQueue;

@@ -2,6 +2,7 @@ package dev.loanruntime.serve;
 
 import java.net.StandardSocketOptions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -194,7 +195,7 @@ public final class LoanServer implements AutoCloseable {
         RouteIndex index = new RouteIndex(rules);
         for (HttpService service : List.of(new BooksService(), new LoanService(store), new MemberService(pool, admission),
                 new SessionService(pool, options.memberCost(), store, options.sessionTtl(), admission),
-                new CatalogService(store), runtime, new MetricsEndpoint(registry))) {
+                new CatalogService(store), runtime, new MetricsEndpoint(registry, options.workerId()))) {
             service.routing(index);
         }
         // Helidon's health observer, added with observe()
@@ -310,16 +311,21 @@ public final class LoanServer implements AutoCloseable {
     }
 
     private void registerGauges() {
-        gauge("loan.crypto.running", () -> pool.derivations().running());
-        gauge("loan.crypto.queued", pool::queued);
-        gauge("loan.counter", this::loansOrNaN);
-        gauge("loan.pinned.events", () -> pinned(Pinning.Snapshot::events));
-        gauge("loan.pinned.longest.ms", () -> pinned(Pinning.Snapshot::longestMs));
+        gauge("loan.crypto.running", "derivations running now, inline or on the crypto pool",
+                () -> pool.derivations().running());
+        gauge("loan.crypto.queued", "derivations waiting for a crypto pool thread now", pool::queued);
+        gauge("loan.counter", "the loan counter in the store (NaN while the store cannot answer at once)",
+                this::loansOrNaN);
+        gauge("loan.pinned.events", "virtual threads that parked while pinned to their carrier (NaN without the pin "
+                + "watch)", () -> pinned(Pinning.Snapshot::events));
+        gauge("loan.pinned.longest.ms", "the longest pinned park, in ms (NaN without the pin watch)",
+                () -> pinned(Pinning.Snapshot::longestMs));
         gauges.add(registry.getOrCreate(FunctionalCounter.builder("loan.requests", inFlight, InFlight::handled)
                 .description("requests handled (Helidon's requests.count is not kept: see MetricsEndpoint)")));
         summary("loan.carrier.delay", "how late the carrier-delay probe woke: the time ready work waited for "
                 + "a thread, over the last 10 s (quantile 1: the largest)", () -> runtime.carrierDelay().last10s());
-        gauge("loan.carrier.delay.late.now.seconds", () -> {
+        gauge("loan.carrier.delay.late.now.seconds", "how late the carrier-delay probe is right now: a stall in "
+                + "progress, before any window holds it", () -> {
             Double ms = runtime.carrierDelay().lateNowMs();
             return ms == null ? Double.NaN : ms / 1000;
         });
@@ -335,14 +341,19 @@ public final class LoanServer implements AutoCloseable {
         summary("loan.store.pool.hold", "how long requests held a connection of the store's pool (PostgreSQL), "
                 + "over the last 10 s (quantile 1: the longest)", () -> runtime.storePool() == null ? null
                 : runtime.storePool().holdMs().last10s());
-        gauge("loan.store.pool.active", () -> pooled(Pool.Stats::active));
-        gauge("loan.store.pool.idle", () -> pooled(Pool.Stats::idle));
-        gauge("loan.store.pool.waiting", () -> pooled(Pool.Stats::waiting));
+        gauge("loan.store.pool.active", "connections of the store's pool in use (NaN without a pool)",
+                () -> pooled(Pool.Stats::active));
+        gauge("loan.store.pool.idle", "connections of the store's pool free (NaN without a pool)",
+                () -> pooled(Pool.Stats::idle));
+        gauge("loan.store.pool.waiting", "requests waiting for a connection of the store's pool (NaN without a pool)",
+                () -> pooled(Pool.Stats::waiting));
         store.pool().ifPresent(p -> gauges.add(registry.getOrCreate(FunctionalCounter.builder(
                 "loan.store.pool.timeouts", p, q -> q.stats().timeouts())
                 .description("waits for a connection of the store's pool that passed its timeout (each a 503)"))));
-        gauge("loan.vthread.scheduler.queued", () -> scheduler(VirtualThreadScheduler.Counts::queued));
-        gauge("loan.vthread.scheduler.mounted", () -> scheduler(VirtualThreadScheduler.Counts::mounted));
+        gauge("loan.vthread.scheduler.queued", "the JDK scheduler's estimate of virtual threads queued (JDK 24+)",
+                () -> scheduler(VirtualThreadScheduler.Counts::queued));
+        gauge("loan.vthread.scheduler.mounted", "the JDK scheduler's estimate of virtual threads mounted (JDK 24+)",
+                () -> scheduler(VirtualThreadScheduler.Counts::mounted));
     }
 
     /**
@@ -351,13 +362,15 @@ public final class LoanServer implements AutoCloseable {
      * slides, so its count falls as well as rises and has no running sum.
      */
     private void summary(String name, String description, Supplier<LatencyWindows.Summary> last10s) {
-        Map<String, Function<LatencyWindows.Summary, Double>> quantiles = Map.of("0.5", LatencyWindows.Summary::p50Ms,
-                "0.99", LatencyWindows.Summary::p99Ms, "1", LatencyWindows.Summary::maxMs);
+        Map<String, Function<LatencyWindows.Summary, Double>> quantiles = new LinkedHashMap<>();
+        quantiles.put("0.5", LatencyWindows.Summary::p50Ms);
+        quantiles.put("0.99", LatencyWindows.Summary::p99Ms);
+        quantiles.put("1", LatencyWindows.Summary::maxMs);
         quantiles.forEach((quantile, figure) -> gauges.add(registry.getOrCreate(Gauge.builder(name + ".seconds", () -> {
             LatencyWindows.Summary s = last10s.get();
             return s == null ? Double.NaN : LatencyWindows.Summary.seconds(figure.apply(s));
         }).description(description).tags(List.of(Tag.create("quantile", quantile))))));
-        gauge(name + ".samples", () -> {
+        gauge(name + ".samples", "samples over the last 10 s: " + description, () -> {
             LatencyWindows.Summary s = last10s.get();
             return s == null ? Double.NaN : s.count();
         });
@@ -395,7 +408,8 @@ public final class LoanServer implements AutoCloseable {
         }
     }
 
-    private void gauge(String name, Supplier<? extends Number> value) {
-        gauges.add(registry.getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())));
+    private void gauge(String name, String description, Supplier<? extends Number> value) {
+        gauges.add(registry.getOrCreate(Gauge.builder(name, () -> value.get().doubleValue())
+                .description(description)));
     }
 }

@@ -1,8 +1,12 @@
 package dev.loanruntime.serve;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.helidon.common.media.type.MediaTypes;
 import io.helidon.http.HeaderNames;
@@ -31,14 +35,20 @@ import dev.loanruntime.http.Routes;
  */
 final class MetricsEndpoint implements HttpService {
     private static final Optional<String> SCOPE_TAG = SystemTagsManager.instance().scopeTagName();
+    private static final Pattern QUANTILE = Pattern.compile("quantile=\"([0-9.]+)\"");
     private final MeterRegistry registry;
     private final MetricsConfig config = MetricsConfig.create();
     /** Formatters for several media types (JSON, Prometheus text) are on the class path; each says if it serves one. */
     private final List<MeterRegistryFormatterProvider> formatters = ServiceLoader
             .load(MeterRegistryFormatterProvider.class).stream().map(ServiceLoader.Provider::get).toList();
 
-    MetricsEndpoint(MeterRegistry registry) {
+    /** {@code worker="N"} in a cluster's worker N, empty elsewhere. */
+    private final String workerLabel;
+
+    /** The endpoint of {@code registry}; {@code workerId} above 0 labels every sample with the worker. */
+    MetricsEndpoint(MeterRegistry registry, int workerId) {
         this.registry = registry;
+        this.workerLabel = workerId > 0 ? "worker=\"" + workerId + "\"" : "";
     }
 
     @Override
@@ -59,6 +69,67 @@ final class MetricsEndpoint implements HttpService {
             return;
         }
         res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-        res.send(text.get().toString());
+        res.send(labelled(quantilesInOrder(text.get().toString()), workerLabel));
+    }
+
+    /**
+     * Prometheus {@code text} with each run of samples of one name that carry a {@code quantile} label sorted by it:
+     * Micrometer writes a family's children in the hash order of their tags (0.5, 1, 0.99).
+     */
+    static String quantilesInOrder(String text) {
+        List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
+        int i = 0;
+        while (i < lines.size()) {
+            String name = sampleName(lines.get(i));
+            int j = i;
+            while (name != null && j < lines.size() && name.equals(sampleName(lines.get(j)))
+                    && QUANTILE.matcher(lines.get(j)).find()) {
+                j++;
+            }
+            if (j - i > 1) {
+                lines.subList(i, j).sort(Comparator.comparingDouble(MetricsEndpoint::quantile));
+            }
+            i = Math.max(j, i + 1);
+        }
+        return String.join("\n", lines);
+    }
+
+    /** The metric name of a sample line; null for a comment or a blank line. */
+    private static String sampleName(String line) {
+        if (line.isEmpty() || line.startsWith("#")) {
+            return null;
+        }
+        int end = line.indexOf('{');
+        return line.substring(0, end >= 0 ? end : Math.max(0, line.indexOf(' ')));
+    }
+
+    private static double quantile(String line) {
+        Matcher m = QUANTILE.matcher(line);
+        return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    /**
+     * Every sample line of Prometheus {@code text} with {@code label} first among its labels: a scrape through the
+     * cluster's one {@code SO_REUSEPORT} port reaches one worker at random, and says which.
+     */
+    static String labelled(String text, String label) {
+        if (label.isEmpty()) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(text.length() + text.length() / 4);
+        for (String line : text.split("\n", -1)) {
+            int brace = line.indexOf('{');
+            int space = line.indexOf(' ');
+            if (line.isEmpty() || line.startsWith("#") || space < 0) {
+                out.append(line);
+            } else if (brace >= 0 && brace < space) {
+                out.append(line, 0, brace + 1).append(label).append(',').append(line, brace + 1, line.length());
+            } else {
+                out.append(line, 0, space).append('{').append(label).append('}').append(line, space, line.length());
+            }
+            out.append('\n');
+        }
+        out.setLength(out.length() - 1);    // the split's last piece had no newline after it
+        return out.toString();
     }
 }

@@ -3,6 +3,7 @@ package dev.loanruntime.serve;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 
@@ -13,6 +14,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
+import dev.loanruntime.cli.Durations;
 import dev.loanruntime.cli.ServerCommand;
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.protocol.PrimaryWatch;
@@ -119,11 +121,17 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         return 0;
     }
 
-    /** What the serving line tells after the address: the execution model, the store and the scrypt provider. */
+    /**
+     * What the serving line tells after the address: the execution model (carriers for virtual threads, the pool's
+     * size for platform ones), the crypto pool, the overload protections, the store and the scrypt provider.
+     */
     static String servingDetails(RuntimeService.Report r, String store) {
-        return "threads=%s carriers=%d crypto-threads=%d crypto-queue=%d max-derivations=%d%s java=%s"
-                .formatted(r.threadModel(), r.carriers(), r.cryptoThreads(), r.cryptoQueue(), r.derivationLimit(),
-                        r.platformThreads() > 0 ? " platform-threads=" + r.platformThreads() : "", r.javaVersion())
+        Double shed = r.overload().shedDelayMs();
+        return "threads=%s %s crypto-threads=%d crypto-queue=%d max-derivations=%d limit=%s shed-delay=%s java=%s"
+                .formatted(r.threadModel(), r.platformThreads() > 0 ? "platform-threads=" + r.platformThreads()
+                                : "carriers=" + r.carriers(), r.cryptoThreads(), r.cryptoQueue(), r.derivationLimit(),
+                        r.overload().limit(), shed == null ? "off" : Durations.format(
+                                Duration.ofNanos(Math.round(shed * 1e6))), r.javaVersion())
                 + " store=" + store + " scrypt=" + r.hasher()
                 + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
     }

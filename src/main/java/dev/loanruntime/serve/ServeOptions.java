@@ -18,6 +18,7 @@ import dev.loanruntime.cli.Converters.ThresholdConverter;
 import dev.loanruntime.cli.Converters.RecordingConverter;
 import dev.loanruntime.cli.Converters.ScryptCostConverter;
 import dev.loanruntime.cli.Converters.ScryptProviderConverter;
+import dev.loanruntime.cli.Converters.SecondsOrDurationConverter;
 import dev.loanruntime.cli.Converters.ServerTimingConverter;
 import dev.loanruntime.cli.Converters.StoreUriConverter;
 import dev.loanruntime.cli.Converters.ThreadModelConverter;
@@ -211,14 +212,15 @@ public final class ServeOptions {
     private Threshold shedDelay;
 
     // Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
-    @Option(names = "--drain-delay", defaultValue = "4", paramLabel = "SECONDS",
+    @Option(names = "--drain-delay", defaultValue = "4s", paramLabel = "DURATION",
+            converter = SecondsOrDurationConverter.class,
             description = "After SIGTERM, report not-ready (/observe/health/ready and /observe/health/check/drain "
-                    + "answer 503) and keep serving this long, so that a load balancer's health check takes this "
-                    + "server out before its listener closes; then finish the requests in flight and exit. 0: stop "
-                    + "accepting at once. SIGINT, or the end of a cluster's primary, skips it "
-                    + "(default: ${DEFAULT-VALUE}).")
-    @Range(min = 0, max = 600)
-    private long drainDelay;
+                    + "answer 503) and keep serving this long, e.g. 4s or 500ms (a bare number is seconds), so that a "
+                    + "load balancer's health check takes this server out before its listener closes; then finish "
+                    + "the requests in flight and exit. 0: stop accepting at once. SIGINT, or the end of a cluster's "
+                    + "primary, skips it (default: ${DEFAULT-VALUE}).")
+    @Range(min = 0, max = 600_000)
+    private Duration drainDelay;
 
     // Helidon 4.5 has no deadline for a request's headers and no read timeout on server sockets: without this, a
     // client sending its head a byte at a time holds a connection forever. A real client sends its whole head (well
@@ -438,7 +440,7 @@ public final class ServeOptions {
     }
 
     public Duration drainDelay() {
-        return Duration.ofSeconds(drainDelay);
+        return drainDelay;
     }
 
     public Duration requestHeadTimeout() {

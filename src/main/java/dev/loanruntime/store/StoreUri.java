@@ -10,8 +10,9 @@ import java.util.stream.Collectors;
 /**
  * Where the state that must outlive a request lives: {@code local} (this process's memory), {@code sqlite:PATH}
  * (a file shared by the processes of one machine), {@code redis://} or {@code rediss://} (a Redis server shared by
- * processes on many machines; {@code rediss} speaks TLS) or {@code redis-sentinel://} (a Redis master found through
- * Sentinels, followed after a failover). {@link #parse} names the bad value and the accepted forms.
+ * processes on many machines; {@code rediss} speaks TLS), {@code redis-sentinel://} (a Redis master found through
+ * Sentinels, followed after a failover) or {@code postgresql://} (a PostgreSQL database, through a connection pool).
+ * {@link #parse} names the bad value and the accepted forms.
  *
  * <p>{@link #toString()} is the form to print and to pass on a command line: it never holds a password. A child
  * process gets the passwords through {@link #environment()}.
@@ -19,9 +20,10 @@ import java.util.stream.Collectors;
 public sealed interface StoreUri permits StoreUri.Local, StoreUri.Sqlite, StoreUri.Redis, StoreUri.Sentinel,
         StoreUri.Postgres {
     /** The accepted forms, for error messages and help. */
-    String FORMS = "local, sqlite:PATH, redis[s]://[USER:PASSWORD@]HOST:PORT[/DB], "
-            + "redis-sentinel://[USER:PASSWORD@]HOST:PORT[,HOST:PORT...]/MASTER[/DB] or "
-            + "postgresql://[USER:PASSWORD@]HOST:PORT/DB";
+    String FORMS = "local, sqlite:PATH, redis[s]://[USER@]HOST:PORT[/DB], "
+            + "redis-sentinel://[USER@]HOST:PORT[,HOST:PORT...]/MASTER[/DB] or postgresql://[USER@]HOST:PORT/DB "
+            + "(user postgres unless given), with passwords in " + StoreAuth.PASSWORD_ENV + " and "
+            + StoreAuth.SENTINEL_PASSWORD_ENV;
 
     /**
      * Opens the store. Writes are acknowledged only once {@code settings.replicas()} replicas confirm them (Redis

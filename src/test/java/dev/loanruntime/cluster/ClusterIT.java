@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -57,6 +60,20 @@ class ClusterIT {
                 workerIds.add(RawHttp.get(port, "/runtime").number("workerId"));
             }
             assertThat(workerIds, is(Set.of(1L, 2L, 3L)));
+
+            // a scrape through the one port says which worker it reached, on every sample
+            Set<String> scraped = new HashSet<>();
+            for (int i = 0; i < 60 && scraped.size() < 3; i++) {
+                String metrics = RawHttp.get(port, "/observe/metrics").body();
+                Matcher worker = Pattern.compile("(?m)^loan_counter\\{worker=\"(\\d+)\",").matcher(metrics);
+                assertThat(metrics, worker.find());
+                String id = worker.group(1);
+                assertThat("every sample of one scrape names its worker", metrics.lines()
+                        .filter(l -> !l.startsWith("#") && !l.isBlank())
+                        .filter(l -> !l.contains("worker=\"" + id + "\"")).toList(), is(List.of()));
+                scraped.add(id);
+            }
+            assertThat(scraped, is(Set.of("1", "2", "3")));
         }
     }
 

@@ -76,6 +76,7 @@ class ClusterStopIT {
             // The output is read by another thread: it may lag behind the exit.
             await("cluster.output().contains(StatusLines.CLUSTER_STOPPED)").atMost(Duration.ofSeconds(10))
                     .until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
+            assertThat("a spare is not counted as a worker", cluster.output(), containsString("stopping 2 workers"));
             long idlePid = workers.stream().filter(pid -> pid != busyPid.get()).findFirst().orElseThrow();
             assertThat(cluster.output(), containsString(StatusLines.stopped(idlePid)));
             assertThat(cluster.output(), containsString("pid=" + busyPid + " still running after 1 s; killing it"));

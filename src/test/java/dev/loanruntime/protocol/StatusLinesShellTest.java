@@ -50,7 +50,7 @@ class StatusLinesShellTest {
                 StatusLines.replaced(2, 103, 0, 106),
                 StatusLines.ROLLING_RESTART_DONE,
                 StatusLines.ROLLING_RESTART_RUNNING,
-                StatusLines.stopping(3),
+                StatusLines.stopping(2, 1),
                 StatusLines.CLUSTER_STOPPED));
     }
 

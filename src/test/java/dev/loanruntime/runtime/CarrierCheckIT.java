@@ -12,7 +12,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
 
 
 class CarrierCheckIT {
@@ -28,6 +30,20 @@ class CarrierCheckIT {
             assertThat(server.output(), server.output().contains(" carriers=" + carriers + " "));
             JsonNode runtime = new Http(server.baseUri()).get("/runtime").json();
             assertThat(runtime.toString(), runtime.get("carriers").asInt(), is(carriers));
+        }
+    }
+
+    @Test
+    void theServingLineNamesThePoolUnderPlatformThreadsAndTheProtections() throws Exception {
+        try (ServerProcess server = ServerProcess.serve(List.of(), "--threads", "platform", "--platform-threads", "7",
+                "--limit", "fixed:4", "--shed-delay", "50ms")) {
+            String serving = server.output().lines().filter(l -> l.contains(" serving ")).findFirst().orElse("");
+            assertThat(serving, serving.contains(" threads=platform platform-threads=7 "));
+            assertThat("carriers run no handler here", serving, not(containsString(" carriers=")));
+            assertThat(serving, serving.contains(" limit=fixed:4:0 shed-delay=50ms "));
+        }
+        try (ServerProcess server = ServerProcess.serve(List.of(), "--carriers", "1")) {
+            assertThat(server.output(), server.output().contains(" limit=none shed-delay=off "));
         }
     }
 

@@ -24,6 +24,7 @@ import jdk.jfr.consumer.RecordedEvent;
 
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.MatcherAssert.assertThat;
+import static org.hamcrest.Matchers.allOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
@@ -153,6 +154,9 @@ class CarrierDelayIT {
             for (RecordedEvent window : windows(server, file)) {
                 assertThat(window.toString(), window.getDuration("resolution"), is(Duration.ofMillis(10)));
                 assertThat(window.toString(), window.getLong("samples"), greaterThan(10L));
+                // the event spans its window: about a second, as a JFR viewer draws it on the timeline
+                assertThat(window.toString(), window.getDuration().toMillis(),
+                        allOf(greaterThanOrEqualTo(500L), lessThan(5_000L)));
             }
         }
     }

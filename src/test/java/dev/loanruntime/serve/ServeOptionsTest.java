@@ -117,8 +117,8 @@ class ServeOptionsTest {
                         + "(128 * r * N <= 64 MiB) and p <= 64 but was '131072,8,1'"));
         assertThat(error("--session-ttl", "172800"),
                 is("Invalid value for option '--session-ttl': expected an integer from 1 to 86400 but was '172800'"));
-        assertThat(error("--drain-delay", "660"),
-                is("Invalid value for option '--drain-delay': expected an integer from 0 to 600 but was '660'"));
+        assertThat(error("--drain-delay", "11m"),
+                is("Invalid value for option '--drain-delay': expected a duration from 0s to 10m but was '11m'"));
         assertThat(error("--request-head-timeout", "0s"),
                 is("Invalid value for option '--request-head-timeout': expected a duration above 0 but was '0s'"));
         assertThat(error("--crypto-threads", "0"),

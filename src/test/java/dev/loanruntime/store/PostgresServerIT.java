@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -51,6 +52,28 @@ class PostgresServerIT {
                 await("the server counts loans again once the database is back").atMost(Duration.ofSeconds(30))
                         .until(() -> http.get("/loan").status(), is(200));
                 assertThat(http.get("/status").json().path("loanCounter").asLong(), is(2L));
+            }
+        }
+    }
+
+    @Test
+    void aConnectionLostMidQueryIs503AndTheNextRequestGetsAFreshOne(@TempDir Path dir) throws Exception {
+        try (PostgresProcess db = PostgresProcess.start(dir)) {
+            db.execute("postgres", "CREATE DATABASE loans");
+            try (ServerProcess server = serve(db.uri("loans").toString());
+                    Http http = new Http(server.baseUri());
+                    ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+                assertThat(http.get("/loan").status(), is(200));
+                CompletableFuture<Http.Response> waiting = CompletableFuture.supplyAsync(
+                        () -> http.get("/catalog/lookup?ms=10000&inside=db"), clients);
+                long backend = await("the wait is in the database").atMost(Duration.ofSeconds(10))
+                        .until(() -> db.backendRunning("loans", "pg_sleep"), pid -> pid > 0);
+                // SIGKILL: the connection ends mid-query without a word from the server (SQLSTATE 08006); the
+                // database restarts its other processes and is back in a moment
+                ProcessHandle.of(backend).orElseThrow().destroyForcibly();
+                unavailable(waiting.get(30, TimeUnit.SECONDS));
+                await("loans are counted again").atMost(Duration.ofSeconds(30))
+                        .until(() -> http.get("/loan").status(), is(200));
             }
         }
     }

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -164,6 +166,22 @@ public final class PostgresProcess implements AutoCloseable {
              Statement statement = c.createStatement()) {
             for (String s : sql) {
                 statement.execute(s);
+            }
+        }
+    }
+
+    /**
+     * The pid of the backend (the server process of one connection) that runs a statement containing {@code text}
+     * in {@code database}, or 0 when none does now.
+     */
+    public long backendRunning(String database, String text) throws SQLException {
+        try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/" + database,
+                "postgres", PASSWORD);
+             PreparedStatement find = c.prepareStatement("SELECT pid FROM pg_stat_activity WHERE state = 'active' "
+                     + "AND pid <> pg_backend_pid() AND position(? in query) > 0")) {
+            find.setString(1, text);
+            try (ResultSet found = find.executeQuery()) {
+                return found.next() ? found.getLong(1) : 0;
             }
         }
     }
