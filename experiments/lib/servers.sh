@@ -253,31 +253,17 @@ haproxy_up() {
     | awk -F, -v count="$2" '$1 == "hosts" && $2 ~ /^host/ && $18 == "UP" { n++ } END { exit n != count }'
 }
 
-# start_postgres DIR: a PostgreSQL server of this script's own: initdb into DIR/pg, then postgres in the foreground
-# on a free port of 127.0.0.1 (max_connections 300, fsync off: the figures are about waiting, not disks), with a
-# password for the postgres user (scram-sha-256 over TCP) and a database "loans". PostgreSQL refuses to run as root:
-# as root both run as the postgres user of the Debian package (setpriv, which becomes the command: POSTGRES_PID is the
-# server's), DIR given to that user. Waits (30 s) until it answers; sets POSTGRES_PID, POSTGRES_PORT, POSTGRES_PASSWORD (export it as
-# LOAN_STORE_PASSWORD for the servers) and POSTGRES_STORE (postgresql://postgres@127.0.0.1:PORT/loans).
+# start_postgres DIR: a PostgreSQL server of this script's own in DIR/pg, on a free port of 127.0.0.1, started as
+# the Java tests start theirs (experiments/lib/postgres-server: as the postgres user when root, fsync off: the figures
+# are about waiting, not disks; POSTGRES_PID is the server's), with a database "loans". Waits (30 s) until it
+# answers; sets POSTGRES_PID, POSTGRES_PORT, POSTGRES_PASSWORD (export it as LOAN_STORE_PASSWORD for the servers)
+# and POSTGRES_STORE (postgresql://postgres@127.0.0.1:PORT/loans).
 start_postgres() {
-  local dir=$1 bin as=()
-  bin=$(find /usr/lib/postgresql -maxdepth 3 -name initdb -path '*/bin/*' 2>/dev/null | sort -V | tail -1)
-  bin=${bin%/initdb}
-  [ -n "$bin" ] || { echo "start_postgres: no /usr/lib/postgresql/*/bin/initdb (install the Debian package postgresql)" >&2; exit 1; }
+  local dir=$1
   POSTGRES_PASSWORD=loan-experiment-pw
-  mkdir -p "$dir/pg"
-  printf '%s' "$POSTGRES_PASSWORD" > "$dir/pg/password"
-  if [ "$(id -u)" -eq 0 ]; then
-    chmod o+x "$dir"   # the postgres user passes through DIR (a temporary directory is root's alone) to DIR/pg
-    chown -R postgres:postgres "$dir/pg"
-    as=(setpriv --reuid=postgres --regid=postgres --init-groups --)
-  fi
-  "${as[@]}" "$bin/initdb" -D "$dir/pg/data" -U postgres --pwfile="$dir/pg/password" --auth-host=scram-sha-256 \
-    --auth-local=trust -E UTF8 --no-instructions > "$dir/pg/initdb.log" 2>&1 \
-    || { echo "start_postgres: initdb failed:" >&2; tail -5 "$dir/pg/initdb.log" >&2; exit 1; }
+  experiments/lib/postgres-server init "$dir/pg" "$POSTGRES_PASSWORD" || exit 1
   POSTGRES_PORT=$(free_port)
-  start_bg "$dir/pg/postgres.log" "${as[@]}" "$bin/postgres" -D "$dir/pg/data" -p "$POSTGRES_PORT" \
-    -c listen_addresses=127.0.0.1 -c unix_socket_directories="$dir/pg/data" -c max_connections=300 -c fsync=off
+  start_bg "$dir/pg/postgres.log" experiments/lib/postgres-server run "$dir/pg" "$POSTGRES_PORT"
   POSTGRES_PID=$BG_PID
   if ! wait_until 30 env PGPASSWORD="$POSTGRES_PASSWORD" psql -h 127.0.0.1 -p "$POSTGRES_PORT" -U postgres -d postgres -qtAc \
       'SELECT 1' > /dev/null 2>&1; then

@@ -43,8 +43,8 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
      * Every open connection this listener has seen, by the thread that reads it (one per connection). An entry is
      * made at a connection's first request and dropped by the sweep once that thread has ended, so a request costs
      * a lookup and two field writes, not an entry of its own. Keyed by the thread, whose hash is its identity:
-     * Helidon's connection context computes its hash from its fields, which cost about 2% of {@code /books}
-     * throughput on one core, as much as the put and remove per request did before.
+     * Helidon's connection context computes its hash from its fields, which costs as much on every request as a put
+     * and a remove per request did before.
      */
     private final Map<Thread, Reading> reading = new ConcurrentHashMap<>();
 

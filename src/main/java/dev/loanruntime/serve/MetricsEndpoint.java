@@ -29,8 +29,8 @@ import dev.loanruntime.http.Routes;
  * formatter and its {@code scope} and {@code name} filters.
  *
  * <p>Why not Helidon's {@code MetricsObserver}: besides its endpoint it adds a filter to every request that counts
- * the request in a {@code requests.count} meter and, to do so, creates the request's {@code Context}; on one core
- * that filter alone took 12-15% of {@code /books} throughput. {@code loan.requests} counts requests instead (see
+ * the request in a {@code requests.count} meter and, to do so, creates the request's {@code Context}: work on every
+ * request that the cheapest route would pay for. {@code loan.requests} counts requests instead (see
  * {@code InFlight}). Runs on the request's thread; formatting reads the meters and does not block.
  */
 final class MetricsEndpoint implements HttpService {

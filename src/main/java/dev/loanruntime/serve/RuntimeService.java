@@ -1,7 +1,5 @@
 package dev.loanruntime.serve;
 
-import java.util.concurrent.atomic.LongAdder;
-
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -14,7 +12,6 @@ import dev.loanruntime.http.Routes;
 import dev.loanruntime.overload.DelayGuard;
 import dev.loanruntime.runtime.CarrierDelay;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.InFlight;
 import dev.loanruntime.runtime.LatencyWindows;
 import dev.loanruntime.runtime.Pinning;
 import dev.loanruntime.runtime.ThreadModel;
@@ -26,42 +23,23 @@ public final class RuntimeService implements HttpService {
     private final ServeOptions options;
     private final Carriers.Observation carriers;
     private final CryptoPool pool;
-    private final InFlight inFlight;
-    private final CarrierDelay delay;
-    private final LatencyWindows cryptoQueueWaits;
-    private final DelayGuard guard;
-    private final LongAdder refusedByLimit;
     private final LoanStore store;
-    private final LatencyWindows storePoolWaits;
-    private final LatencyWindows storePoolHolds;
+    private final Monitors monitors;
 
-    /**
-     * {@code delay}: the carrier-delay monitor, or null when it is off; {@code cryptoQueueWaits}: the crypto pool's
-     * queue waits; {@code guard}: the delay guard, or null without {@code --shed-delay}; {@code refusedByLimit}: what
-     * the listener's concurrency limit refused; {@code storePoolWaits} and {@code storePoolHolds}: waits for one of
-     * the store's connections, and how long each was held.
-     */
-    public RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, InFlight inFlight,
-                          CarrierDelay delay, LatencyWindows cryptoQueueWaits, DelayGuard guard,
-                          LongAdder refusedByLimit, LoanStore store, LatencyWindows storePoolWaits,
-                          LatencyWindows storePoolHolds) {
+    /** The report of a server run with {@code options}, on {@code carriers}, with its pool, store and monitors. */
+    RuntimeService(ServeOptions options, Carriers.Observation carriers, CryptoPool pool, LoanStore store,
+                   Monitors monitors) {
         this.options = options;
         this.carriers = carriers;
         this.pool = pool;
-        this.inFlight = inFlight;
-        this.delay = delay;
-        this.cryptoQueueWaits = cryptoQueueWaits;
-        this.guard = guard;
-        this.refusedByLimit = refusedByLimit;
         this.store = store;
-        this.storePoolWaits = storePoolWaits;
-        this.storePoolHolds = storePoolHolds;
+        this.monitors = monitors;
     }
 
     /** The store's connection pool now and its waits for a connection, or null for a store without one. Any thread. */
     public StorePool storePool() {
-        return store.pool().map(p -> new StorePool(p.stats(), storePoolWaits.figures(), storePoolHolds.figures()))
-                .orElse(null);
+        return store.pool().map(p -> new StorePool(p.stats(), monitors.storePoolWaits.figures(),
+                monitors.storePoolHolds.figures())).orElse(null);
     }
 
     @Override
@@ -75,20 +53,22 @@ public final class RuntimeService implements HttpService {
 
     /** The carrier delay as of its last window, or {@link CarrierDelay.Report#OFF}. Any thread. */
     public CarrierDelay.Report carrierDelay() {
-        return delay == null ? CarrierDelay.Report.OFF : delay.report();
+        return monitors.carrierDelay();
     }
 
     /** The crypto pool's queue waits as of the last window. Any thread. */
     public LatencyWindows.Figures cryptoQueueWait() {
-        return cryptoQueueWaits.figures();
+        return monitors.cryptoQueueWaits.figures();
     }
 
     /** The protections against overload in force, and what they refused so far. Any thread. */
     public Overload overload() {
         int cores = Runtime.getRuntime().availableProcessors();
-        return new Overload(options.limit().label(), options.limit().helidonConfig(cores), refusedByLimit.sum(),
-                guard == null ? null : (double) options.shedDelay().threshold().toMillis(),
-                guard != null && guard.shedding(), guard == null ? 0 : guard.shed(), pool.queueCapacity());
+        DelayGuard guard = monitors.guard;
+        Double bound = guard == null ? null : (double) options.shedDelay().threshold().toMillis();
+        return new Overload(options.limit().label(), options.limit().helidonConfig(cores),
+                monitors.refusedByLimit.sum(), bound, guard != null && guard.shedding(), guard == null ? 0
+                : guard.shed(), pool.queueCapacity());
     }
 
     /** A snapshot; safe from any thread. */
@@ -110,7 +90,7 @@ public final class RuntimeService implements HttpService {
                 ScryptProvider.DEFAULT.label(),
                 derivations.workspaces(),
                 derivations.workspaceBytes(),
-                inFlight.current(),
+                monitors.inFlight.current(),
                 Pinning.snapshot(),
                 carrierDelay(),
                 cryptoQueueWait(),

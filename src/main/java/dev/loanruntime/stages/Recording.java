@@ -5,7 +5,7 @@ import dev.loanruntime.label.Labelled;
 /**
  * Whether a server records something at all: its requests' stage points ({@code serve --stages on|off}), or its
  * pinned virtual threads ({@code serve --pin-watch on|off}). The stages are off by default because their points
- * cost 5-12% of the cheapest route's throughput on one core (docs/request-stages.md); off, the server installs none
+ * cost CPU on every request (experiment 12 measures how much: docs/request-stages.md); off, the server installs none
  * of them and a {@code Loan-Timing: on} request gets no {@code Server-Timing} header. The pin watch is on by default.
  */
 public enum Recording implements Labelled {

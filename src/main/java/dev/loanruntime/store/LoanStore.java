@@ -6,8 +6,9 @@ import java.util.Optional;
 /**
  * Where the state that must survive between requests lives: the loan counter and the members' sessions. Every
  * method may block the calling thread (a shared store does I/O) and is safe to call from any number of threads and
- * processes at once. A shared store that cannot be reached throws {@link StoreUnavailableException}, promptly (its
- * timeouts are about half a second), and works again by itself once the store is back.
+ * processes at once. A shared store that cannot be reached throws {@link StoreUnavailableException}, within its own
+ * timeouts (Redis's connect and read timeouts, SQLite's busy timeout, PostgreSQL's connect timeout and the pool's
+ * wait: docs/shared-state.md gives each), and works again by itself once the store is back.
  *
  * <p>Sessions are keyed by an opaque key chosen by the caller (the session service passes a digest of the token,
  * so that the store never holds a usable token).

@@ -24,26 +24,25 @@ import org.junit.jupiter.api.Assumptions;
 import dev.loanruntime.store.StoreUri;
 
 /**
- * A PostgreSQL server that a test owns: {@code initdb} into a directory of its own, then {@code postgres} in the
- * foreground on 127.0.0.1 and a free port outside the ephemeral range, with a password for the {@code postgres} user
- * (scram-sha-256 over TCP). PostgreSQL refuses to run as root, so as root both run as the {@code postgres} user the
- * Debian package creates ({@code setpriv}, which replaces itself with the command: the process is the server), the
- * directory given to that user. Stopped by PID: SIGINT (a fast shutdown) and SIGKILL after 10 s. Started again on the
- * same port and directory. Always {@link #close()} it.
+ * A PostgreSQL server that a test owns, in a directory of its own, on 127.0.0.1 and a free port outside the ephemeral
+ * range, with a password for the {@code postgres} user (scram-sha-256 over TCP), started as the experiments start
+ * theirs ({@code experiments/lib/postgres-server}: as the {@code postgres} user when root; the process is the
+ * server). Stopped by PID: SIGINT (a fast shutdown) and SIGKILL after 10 s. Started again on the same port and
+ * directory. Always {@link #close()} it.
  */
 public final class PostgresProcess implements AutoCloseable {
     /** The password of the {@code postgres} user of every test server: a test secret, not shown in URIs. */
     public static final String PASSWORD = "loan-test-pw";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-    private final Path bin;
-    private final Path data;
+    /** The one way the project starts a PostgreSQL server of its own, the experiments' too. */
+    private static final Path SCRIPT = Path.of("experiments/lib/postgres-server");
+    private final Path dir;
     private final int port;
     private final Path log;
     private Process process;
 
-    private PostgresProcess(Path bin, Path data, int port, Path log) {
-        this.bin = bin;
-        this.data = data;
+    private PostgresProcess(Path dir, int port, Path log) {
+        this.dir = dir;
         this.port = port;
         this.log = log;
     }
@@ -91,18 +90,9 @@ public final class PostgresProcess implements AutoCloseable {
 
     /** Makes a database cluster in {@code dir} and starts its server; skips the test when PostgreSQL is missing. */
     public static PostgresProcess start(Path dir) throws IOException, InterruptedException {
-        Path bin = requireInstalled();
-        Path data = dir.resolve("data");
-        Path passwordFile = dir.resolve("password");
-        Files.writeString(passwordFile, PASSWORD);
-        if (root()) {
-            // the postgres user must own what it writes: the directory, and read the password file
-            run(List.of("chown", "-R", "postgres:postgres", dir.toString()), dir.resolve("chown.log"));
-        }
-        run(asPostgres(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", "postgres",
-                "--pwfile=" + passwordFile, "--auth-host=scram-sha-256", "--auth-local=trust", "-E", "UTF8",
-                "--no-instructions")), dir.resolve("initdb.log"));
-        PostgresProcess server = new PostgresProcess(bin, data, Ports.freeOutsideEphemeralRange(),
+        requireInstalled();
+        run(List.of(SCRIPT.toString(), "init", dir.toString(), PASSWORD), dir.resolve("init.log"));
+        PostgresProcess server = new PostgresProcess(dir, Ports.freeOutsideEphemeralRange(),
                 dir.resolve("postgres.log"));
         server.startAgain();
         return server;
@@ -110,11 +100,9 @@ public final class PostgresProcess implements AutoCloseable {
 
     /** Starts the server again on the same port and data, after {@link #stop()}; waits until it answers. */
     public void startAgain() throws IOException, InterruptedException {
-        List<String> command = asPostgres(List.of(bin.resolve("postgres").toString(), "-D", data.toString(),
-                "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1",
-                "-c", "unix_socket_directories=" + data, "-c", "max_connections=300", "-c", "fsync=off"));
-        process = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        // the script becomes the server (exec): this process's PID is the server's
+        process = new ProcessBuilder(SCRIPT.toString(), "run", dir.toString(), Integer.toString(port))
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!answers()) {
             if (!process.isAlive()) {
@@ -209,20 +197,6 @@ public final class PostgresProcess implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static boolean root() {
-        return "root".equals(System.getProperty("user.name"));
-    }
-
-    private static List<String> asPostgres(List<String> command) {
-        if (!root()) {
-            return command;
-        }
-        List<String> as = new ArrayList<>(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups",
-                "--"));
-        as.addAll(command);
-        return as;
     }
 
     private static void run(List<String> command, Path output) throws IOException, InterruptedException {
