@@ -1,6 +1,9 @@
 package dev.loanruntime;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Set;
 
@@ -112,8 +115,17 @@ public final class Main implements Runnable {
         @Override
         public String[] getVersion() {
             String version = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"loan-runtime " + (version == null ? "(development)" : version)
-                    + " on Java " + Runtime.version()};
+            return new String[] {"loan-runtime " + (version == null ? "(development)" : version) + ", commit "
+                    + commit() + " on Java " + Runtime.version()};
+        }
+
+        /** The commit the classes were built from (the build writes it; "-dirty": with uncommitted changes). */
+        static String commit() {
+            try (InputStream in = Main.class.getResourceAsStream("build-commit.txt")) {
+                return in == null ? "unknown" : new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+            } catch (IOException e) {
+                return "unknown";
+            }
         }
     }
 }
