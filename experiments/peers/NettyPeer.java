@@ -57,9 +57,9 @@ import io.netty.util.concurrent.EventExecutor;
 import dev.loanruntime.crypto.Derivations;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
-import dev.loanruntime.runtime.CarrierDelay;
-import dev.loanruntime.runtime.LatencyWindows;
-import dev.loanruntime.runtime.WindowClock;
+import dev.loanruntime.monitor.CarrierDelay;
+import dev.loanruntime.monitor.LatencyWindows;
+import dev.loanruntime.monitor.WindowClock;
 
 public class NettyPeer {
     private static final String JSON = "application/json; charset=utf-8";

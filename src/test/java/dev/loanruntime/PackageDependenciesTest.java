@@ -82,15 +82,17 @@ class PackageDependenciesTest {
     }
 
     @Test
-    void measurementDependsOnTheCommandLinePlumbingNotOnTheServer() {
-        assertThat(arrows.getOrDefault(ROOT + ".measure", Set.of()), not(hasItem(ROOT + ".serve")));
+    void theClientAndTheChartsDependOnTheCommandLinePlumbingNotOnTheServer() {
+        for (String tool : List.of(ROOT + ".client", ROOT + ".chart")) {
+            assertThat(tool, arrows.getOrDefault(tool, Set.of()), not(hasItem(ROOT + ".serve")));
+        }
     }
 
     @Test
-    void cryptoStoreAndTheWorkerProtocolAreLeavesThatImportNothingOfTheProject() {
+    void cryptoStoreTheWorkerProtocolAndTheSettingsAreLeavesThatImportNothingOfTheProject() {
         // The pool tells the request stages what it does through an interface of its own (CryptoPool.Points); both
         // ends of the worker protocol (serve's worker, cluster's primary) depend on it, never it on them.
-        for (String leaf : List.of(ROOT + ".crypto", ROOT + ".store", ROOT + ".protocol")) {
+        for (String leaf : List.of(ROOT + ".crypto", ROOT + ".store", ROOT + ".protocol", ROOT + ".settings")) {
             assertThat(leaf, arrows.getOrDefault(leaf, Set.of()), empty());
         }
     }
@@ -99,7 +101,7 @@ class PackageDependenciesTest {
     void bothReadersSeeTheArrowsThatOnlyTheyCanSee() {
         // The composition root names its subcommands only in an annotation, so only the source reader sees these;
         // cluster -> serve is in the class files. Without this, a reader that silently found nothing would pass.
-        assertThat(arrows.getOrDefault(ROOT, Set.of()), hasItem(ROOT + ".measure"));
+        assertThat(arrows.getOrDefault(ROOT, Set.of()), hasItem(ROOT + ".client"));
         assertThat(arrows.getOrDefault(ROOT + ".cluster", Set.of()), hasItem(ROOT + ".serve"));
     }
 

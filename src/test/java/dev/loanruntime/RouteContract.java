@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.settings.ThreadModel;
 import dev.loanruntime.serve.LoanServer;
 import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;

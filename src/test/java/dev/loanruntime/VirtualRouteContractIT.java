@@ -1,6 +1,6 @@
 package dev.loanruntime;
 
-import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.settings.ThreadModel;
 
 class VirtualRouteContractIT extends RouteContract {
     @Override

@@ -8,9 +8,9 @@ import picocli.CommandLine;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.overload.ConcurrencyLimit;
-import dev.loanruntime.runtime.Threshold;
-import dev.loanruntime.runtime.ThreadModel;
-import dev.loanruntime.stages.Recording;
+import dev.loanruntime.settings.Threshold;
+import dev.loanruntime.settings.ThreadModel;
+import dev.loanruntime.settings.Recording;
 import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUri;
 

@@ -2,7 +2,7 @@ package dev.loanruntime.loan;
 
 import java.util.concurrent.locks.ReentrantLock;
 
-import dev.loanruntime.label.Labelled;
+import dev.loanruntime.settings.Labelled;
 import dev.loanruntime.store.Pool;
 
 /**

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.atomic.LongAdder;
 
-import dev.loanruntime.runtime.CarrierDelay;
+import dev.loanruntime.monitor.CarrierDelay;
 
 /**
  * {@code serve --shed-delay DURATION}: refuses heavy requests while the carrier delay is over {@code bound}, as

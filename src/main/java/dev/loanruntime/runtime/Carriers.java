@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import dev.loanruntime.monitor.VirtualThreadScheduler;
 
 /**
  * Sets and checks the number of carrier threads that run every virtual thread.

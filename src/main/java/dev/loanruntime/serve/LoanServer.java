@@ -16,7 +16,7 @@ import dev.loanruntime.http.ErrorResponses;
 import dev.loanruntime.http.RequestHeadDeadline;
 import dev.loanruntime.http.RouteIndex;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.stages.Recording;
+import dev.loanruntime.settings.Recording;
 import dev.loanruntime.stages.RequestPoints;
 import dev.loanruntime.stages.Stages;
 

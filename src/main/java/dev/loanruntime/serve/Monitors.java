@@ -4,11 +4,11 @@ import java.util.concurrent.atomic.LongAdder;
 
 import dev.loanruntime.overload.Admission;
 import dev.loanruntime.overload.DelayGuard;
-import dev.loanruntime.runtime.CarrierDelay;
-import dev.loanruntime.runtime.InFlight;
-import dev.loanruntime.runtime.LatencyWindows;
-import dev.loanruntime.runtime.WindowClock;
-import dev.loanruntime.stages.Recording;
+import dev.loanruntime.monitor.CarrierDelay;
+import dev.loanruntime.monitor.InFlight;
+import dev.loanruntime.monitor.LatencyWindows;
+import dev.loanruntime.monitor.WindowClock;
+import dev.loanruntime.settings.Recording;
 
 /**
  * What one server measures of itself, and the guard that reads it: the requests in flight, the carrier-delay probe

@@ -10,11 +10,11 @@ import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.http.Json;
 import dev.loanruntime.http.Routes;
 import dev.loanruntime.overload.DelayGuard;
-import dev.loanruntime.runtime.CarrierDelay;
+import dev.loanruntime.monitor.CarrierDelay;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.LatencyWindows;
-import dev.loanruntime.runtime.Pinning;
-import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.monitor.LatencyWindows;
+import dev.loanruntime.monitor.Pinning;
+import dev.loanruntime.settings.ThreadModel;
 import dev.loanruntime.store.LoanStore;
 import dev.loanruntime.store.Pool;
 

@@ -21,8 +21,8 @@ import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.protocol.Standby;
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.Pinning;
-import dev.loanruntime.stages.Recording;
+import dev.loanruntime.monitor.Pinning;
+import dev.loanruntime.settings.Recording;
 import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUnavailableException;
 

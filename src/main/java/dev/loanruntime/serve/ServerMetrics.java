@@ -15,10 +15,10 @@ import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Tag;
 
 import dev.loanruntime.crypto.CryptoPool;
-import dev.loanruntime.runtime.InFlight;
-import dev.loanruntime.runtime.LatencyWindows;
-import dev.loanruntime.runtime.Pinning;
-import dev.loanruntime.runtime.VirtualThreadScheduler;
+import dev.loanruntime.monitor.InFlight;
+import dev.loanruntime.monitor.LatencyWindows;
+import dev.loanruntime.monitor.Pinning;
+import dev.loanruntime.monitor.VirtualThreadScheduler;
 import dev.loanruntime.store.LoanStore;
 import dev.loanruntime.store.Pool;
 import dev.loanruntime.store.StoreUnavailableException;

@@ -4,7 +4,7 @@ import io.helidon.http.HeaderName;
 import io.helidon.http.HeaderNames;
 import io.helidon.http.Headers;
 
-import dev.loanruntime.label.Labelled;
+import dev.loanruntime.settings.Labelled;
 
 /**
  * When a response carries the W3C {@code Server-Timing} header with the request's stages: only when the request

@@ -5,9 +5,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.loanruntime.runtime.CarrierDelay;
-import dev.loanruntime.runtime.LatencyWindows;
-import dev.loanruntime.runtime.ThreadModel;
+import dev.loanruntime.monitor.CarrierDelay;
+import dev.loanruntime.monitor.LatencyWindows;
+import dev.loanruntime.settings.ThreadModel;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.hamcrest.MatcherAssert.assertThat;

@@ -23,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import dev.loanruntime.hostile.HostileTally;
+import dev.loanruntime.settings.ThreadModel;
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
 import static org.hamcrest.MatcherAssert.assertThat;

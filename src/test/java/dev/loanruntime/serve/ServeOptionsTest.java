@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters;
 import dev.loanruntime.cli.Range;
-import dev.loanruntime.stages.Recording;
+import dev.loanruntime.settings.Recording;
 import dev.loanruntime.testing.ServeLine;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -36,7 +36,7 @@ class ServeOptionsTest {
                     // three of seven: --store-pool and --store-pool-timeout take a PostgreSQL store
                     "postgresql://app@127.0.0.1:5432/loans", "postgresql://127.0.0.2:6543/a_b", "postgresql://db:1/x"),
             dev.loanruntime.crypto.ScryptCost.class, List.of("65536,8,8", "1024,8,1", "16384,8,2", "2,1,1"),
-            dev.loanruntime.runtime.Threshold.class, List.of("off", "20ms", "2s", "1500ms"),
+            dev.loanruntime.settings.Threshold.class, List.of("off", "20ms", "2s", "1500ms"),
             dev.loanruntime.overload.ConcurrencyLimit.class, List.of("none", "aimd", "fixed:4:0", "fixed:1:10"),
             java.time.Duration.class, List.of("10s", "500ms", "2m", "1s"));
     private static final int SETS = 300;

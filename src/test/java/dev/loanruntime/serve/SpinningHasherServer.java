@@ -9,8 +9,8 @@ import io.helidon.config.Config;
 import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.runtime.ThreadModel;
-import dev.loanruntime.stages.Recording;
+import dev.loanruntime.settings.ThreadModel;
+import dev.loanruntime.settings.Recording;
 
 /**
  * A server whose derivations spin the CPU for a fixed time and allocate nothing, so a derivation holds its thread
