@@ -9,7 +9,7 @@ package dev.loanruntime.client;
  * @param error      why there was no response, null when there was one
  * @param serverTiming the response's {@code Server-Timing} header when stages were asked for, else null
  */
-record Outcome(long startNanos, long endNanos, int status, ErrorKind error, String serverTiming) {
+public record Outcome(long startNanos, long endNanos, int status, ErrorKind error, String serverTiming) {
     long micros() {
         return Math.max(0, (endNanos - startNanos) / 1_000);
     }

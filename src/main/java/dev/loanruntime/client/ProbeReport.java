@@ -12,13 +12,13 @@ import dev.loanruntime.stages.StageTimes;
  * What {@code probe} measured, as written to {@code --json}: the configuration, every request of every round
  * (offsets and durations in ms from the round's start), and the summary over rounds.
  */
-record ProbeReport(Config config, List<Round> rounds, Summary summary) {
+public record ProbeReport(Config config, List<Round> rounds, Summary summary) {
 
     record Config(String url, String heavy, int heavyCount, String light, int lightCount, long gapMs, int rounds,
                   boolean keepAlive, String label) {
     }
 
-    record Round(int round, List<Request> requests) {
+    public record Round(int round, List<Request> requests) {
     }
 
     /**
@@ -35,9 +35,9 @@ record ProbeReport(Config config, List<Round> rounds, Summary summary) {
      *                   on a kept-alive connection) in ms on the server's monotonic clock, so that the requests of a
      *                   round line up on one timeline; else null
      */
-    record Request(String name, String kind, double startMs, double durationMs, int status, String error,
+    public record Request(String name, String kind, double startMs, double durationMs, int status, String error,
                    Map<String, Double> stages, Double outsideMs, Double originMs) {
-        static Request of(String name, String kind, long roundStartNanos, Outcome o) {
+        public static Request of(String name, String kind, long roundStartNanos, Outcome o) {
             StageTimes times = o.serverTiming() == null ? null : StageTimes.parse(o.serverTiming());
             return new Request(name, kind, round3((o.startNanos() - roundStartNanos) / 1e6), round3(o.millis()),
                     o.status(), o.error() == null ? null : o.error().label(),

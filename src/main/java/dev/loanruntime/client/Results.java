@@ -12,13 +12,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 /** Reads and writes the measurement JSON files. Blocks on file I/O; thread-safe. */
-final class Results {
+public final class Results {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private Results() {
     }
 
-    static void write(Path file, Object report) {
+    public static void write(Path file, Object report) {
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {
@@ -31,7 +31,7 @@ final class Results {
     }
 
     /** The file's JSON tree; the error, one line, names the file and where in it the JSON broke. */
-    static JsonNode read(Path file) {
+    public static JsonNode read(Path file) {
         try {
             return MAPPER.readTree(file.toFile());
         } catch (JsonProcessingException e) {

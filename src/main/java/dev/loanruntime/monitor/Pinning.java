@@ -15,7 +15,6 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
 
 import dev.loanruntime.stages.Stages;
-import dev.loanruntime.settings.Recording;
 import dev.loanruntime.settings.Threshold;
 
 /**

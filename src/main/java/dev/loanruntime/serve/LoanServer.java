@@ -32,8 +32,13 @@ public final class LoanServer implements AutoCloseable {
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         ClientDisconnects.quiet();
-        this.app = new LoanApp(options, carriers, hasher);
         this.headDeadline = new RequestHeadDeadline(options.requestHeadTimeout());
+        try {
+            this.app = new LoanApp(options, carriers, hasher);
+        } catch (RuntimeException | Error e) {
+            headDeadline.close();
+            throw e;
+        }
         try {
             WebServerConfig.Builder builder = WebServer.builder()
                     .config(config.get("server"))
@@ -52,8 +57,11 @@ public final class LoanServer implements AutoCloseable {
                     .routing(routing)
                     .build();
         } catch (RuntimeException | Error e) {
-            headDeadline.close();   // a step that failed ends the start: nothing of it may live on
-            app.close();
+            try {   // a step that failed ends the start: nothing of it may live on
+                close(headDeadline, app);
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }
@@ -139,7 +147,15 @@ public final class LoanServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
-        headDeadline.close();
-        app.close();
+        close(headDeadline, app);
+    }
+
+    /** Closes both, the second whatever the first throws. */
+    private static void close(RequestHeadDeadline headDeadline, LoanApp app) {
+        try {
+            headDeadline.close();
+        } finally {
+            app.close();
+        }
     }
 }

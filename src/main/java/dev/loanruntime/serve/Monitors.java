@@ -38,8 +38,15 @@ final class Monitors implements AutoCloseable {
         this.delay = options.carrierDelay() == Recording.ON
                 ? CarrierDelay.start(options.threads(), options.carrierDelayResolution())
                 : null;
-        this.guard = options.shedDelay().on() ? new DelayGuard(delay, options.shedDelay().threshold()) : null;
-        this.clock = new WindowClock(this::roll);
+        try {
+            this.guard = options.shedDelay().on() ? new DelayGuard(delay, options.shedDelay().threshold()) : null;
+            this.clock = new WindowClock(this::roll);
+        } catch (RuntimeException | Error e) {
+            if (delay != null) {
+                delay.close();  // the probe must not outlive a start that failed
+            }
+            throw e;
+        }
     }
 
     /** What the heavy routes ask first: the delay guard with {@code --shed-delay}, else everything passes. */

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 /**
  * An option of the form {@code off|DURATION}: whether something happens, and from what duration on.
  * {@code serve --log-pinned} logs a line for each virtual thread pinned to its carrier at least that long (counted by
- * {@link Pinning} either way, logged only when asked, because a server that pins by design, as in experiment 11,
+ * {@code Pinning} either way, logged only when asked, because a server that pins by design, as in experiment 11,
  * would write a line per request); {@code serve --log-slow-requests} one for each request whose stages took at least
  * that long; {@code serve --shed-delay} sheds heavy requests while the carrier delay is over it.
  *

@@ -21,7 +21,6 @@ import jdk.jfr.RecordingState;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
 import jdk.jfr.ValueDescriptor;
-import dev.loanruntime.settings.Recording;
 
 /**
  * The JFR events: one per request when its response has been sent, one per connection when it closes, so that
