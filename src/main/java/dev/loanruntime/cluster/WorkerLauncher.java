@@ -37,7 +37,14 @@ final class WorkerLauncher {
     WorkerLauncher(String java, String classPath, String mainClass, ServeOptions options, int jdkFeature) {
         List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(aotCache(classPath, jdkFeature));
-        cmd.addAll(List.of("-cp", classPath, mainClass));
+        if (oneJar(classPath)) {
+            // as `java -jar` runs it: its manifest names the main class and lets SQLite's driver load its native
+            // library without a warning (Enable-Native-Access), and the AOT cache was trained on the same command
+            cmd.addAll(List.of("-jar", classPath));
+        } else {
+            // a class path of directories and jars (mvn exec:java, the tests): no manifest speaks for it
+            cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", classPath, mainClass));
+        }
         cmd.addAll(serveArgs(options));
         this.command = List.copyOf(cmd);
         this.storeEnvironment = options.store().environment();
@@ -76,7 +83,7 @@ final class WorkerLauncher {
      * a warning, when it does not match: a cache never keeps a worker from starting.
      */
     static List<String> aotCache(String classPath, int jdkFeature) {
-        if (jdkFeature < 24 || classPath.contains(File.pathSeparator) || !classPath.endsWith(".jar")) {
+        if (jdkFeature < 24 || !oneJar(classPath)) {
             return List.of();
         }
         Path jar = Path.of(classPath);
@@ -92,6 +99,11 @@ final class WorkerLauncher {
         // JDK 25.0.3 warns on every start that it could not link one cached adapter (it makes that one anew);
         // errors, among them a cache that does not match, are still printed.
         return List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=error");
+    }
+
+    /** Whether {@code classPath} is one jar, the packaged project (its manifest lists the libraries). */
+    private static boolean oneJar(String classPath) {
+        return !classPath.contains(File.pathSeparator) && classPath.endsWith(".jar");
     }
 
     static String javaBinary() {

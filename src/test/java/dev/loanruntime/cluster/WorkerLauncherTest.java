@@ -53,8 +53,9 @@ class WorkerLauncherTest {
         WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", "app.jar", MAIN, options, 21);
 
         List<String> command = launcher.command();
-        assertThat(command.subList(0, 5), contains("/jdk/bin/java", "-cp", "app.jar", "dev.loanruntime.Main", "serve"));
-        ServeOptions worker = ServeOptions.parse(command.subList(5, command.size()).toArray(String[]::new));
+        assertThat("the packaged jar runs as java -jar does, with its manifest", command.subList(0, 4),
+                contains("/jdk/bin/java", "-jar", "app.jar", "serve"));
+        ServeOptions worker = ServeOptions.parse(command.subList(4, command.size()).toArray(String[]::new));
         assertThat(worker, is(options));
         assertThat(worker, is(not(ServeOptions.defaults())));
         assertThat("the options a worker gets are spelled out, defaults too", String.join(" ", command),
@@ -91,7 +92,7 @@ class WorkerLauncherTest {
         WorkerLauncher launcher = new WorkerLauncher("/jdk/bin/java", jar.toString(), MAIN, ServeOptions.defaults(), 25);
 
         assertThat(launcher.command().subList(0, 5), contains("/jdk/bin/java", "-XX:AOTCache=" + cache,
-                "-Xlog:aot*=error", "-cp", jar.toString()));
+                "-Xlog:aot*=error", "-jar", jar.toString()));
         assertThat(WorkerLauncher.aotCache(jar.toString(), 24), hasSize(2));
     }
 
@@ -109,6 +110,15 @@ class WorkerLauncherTest {
         Files.setLastModifiedTime(cache, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() - 1000));
         assertThat("a cache older than the jar", WorkerLauncher.aotCache(jar.toString(), 25), empty());
         assertThat(new WorkerLauncher("/jdk/bin/java", jar.toString(), MAIN, ServeOptions.defaults(), 25).command()
-                .subList(0, 3), contains("/jdk/bin/java", "-cp", jar.toString()));
+                .subList(0, 3), contains("/jdk/bin/java", "-jar", jar.toString()));
+    }
+
+    @Test
+    void aClassPathOfDirectoriesAllowsNativeAccessItself() {
+        String classPath = "target/classes" + File.pathSeparator + "target/libs/sqlite-jdbc.jar";
+        List<String> command = new WorkerLauncher("/jdk/bin/java", classPath, MAIN, ServeOptions.defaults(), 25)
+                .command();
+        assertThat("no manifest speaks for it: SQLite's driver would warn on every worker", command.subList(0, 5),
+                contains("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "-cp", classPath, MAIN));
     }
 }
