@@ -34,8 +34,8 @@ record BarData(List<String> categories, List<Series> series) {
     static BarData of(JsonNode json, Path source) {
         JsonNode categories = json.path("categories");
         if (!categories.isArray() || categories.isEmpty()) {
-            throw new IllegalArgumentException(source + ": expected \"categories\": a non-empty array of names, but was "
-                    + categories);
+            throw new IllegalArgumentException(source + ": expected \"categories\": a non-empty array of names, "
+                    + "but was " + categories);
         }
         List<String> names = new ArrayList<>();
         categories.forEach(c -> names.add(c.asText()));

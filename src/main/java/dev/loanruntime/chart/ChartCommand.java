@@ -40,7 +40,9 @@ public final class ChartCommand implements Runnable {
                      + "light requests that waited for the heavy one end where it ends.")
     static final class Timeline implements Callable<Integer> {
         @Mixin Chart chart;
-        @Option(names = "--title", defaultValue = "Requests over time", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--title", defaultValue = "Requests over time", paramLabel = "TEXT",
+                description = "Chart title.")
+        String title;
         @Parameters(arity = "1..*", paramLabel = "PROBE_JSON") List<Path> files;
 
         @Override
@@ -56,7 +58,8 @@ public final class ChartCommand implements Runnable {
                 List<Charts.Bar> bars = new ArrayList<>();
                 for (JsonNode r : last.path("requests")) {
                     double start = r.path("startMs").asDouble() / 1000;
-                    bars.add(new Charts.Bar(r.path("kind").asText(), start, start + r.path("durationMs").asDouble() / 1000));
+                    double end = start + r.path("durationMs").asDouble() / 1000;
+                    bars.add(new Charts.Bar(r.path("kind").asText(), start, end));
                 }
                 lanes.add(new Charts.Lane(label(report, file), bars));
             }
@@ -69,12 +72,19 @@ public final class ChartCommand implements Runnable {
                      + "e.g. 1=pool-1.json 2=pool-2.json; --mark draws a vertical line (e.g. at the core count).")
     static final class Scaling implements Callable<Integer> {
         @Mixin Chart chart;
-        @Option(names = "--title", defaultValue = "Throughput", paramLabel = "TEXT", description = "Chart title.") String title;
-        @Option(names = "--x-label", defaultValue = "setting", paramLabel = "TEXT", description = "X axis label, with its unit.") String xLabel;
-        @Option(names = "--y-label", defaultValue = "requests per second", paramLabel = "TEXT", description = "Y axis label.") String yLabel;
-        @Option(names = "--series", defaultValue = "measured", paramLabel = "TEXT", description = "Legend of the line.") String series;
+        @Option(names = "--title", defaultValue = "Throughput", paramLabel = "TEXT", description = "Chart title.")
+        String title;
+        @Option(names = "--x-label", defaultValue = "setting", paramLabel = "TEXT",
+                description = "X axis label, with its unit.")
+        String xLabel;
+        @Option(names = "--y-label", defaultValue = "requests per second", paramLabel = "TEXT",
+                description = "Y axis label.")
+        String yLabel;
+        @Option(names = "--series", defaultValue = "measured", paramLabel = "TEXT", description = "Legend of the line.")
+        String series;
         @Option(names = "--mark", paramLabel = "X", description = "Draw a vertical line at X.") Double mark;
-        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
+        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.")
+        String markLabel;
         @Parameters(arity = "1..*", paramLabel = "X=LOAD_JSON") List<String> pairs;
 
         @Override
@@ -100,7 +110,9 @@ public final class ChartCommand implements Runnable {
              description = "Latency distributions of load JSON files: the share of requests answered within x ms.")
     static final class Cdf implements Callable<Integer> {
         @Mixin Chart chart;
-        @Option(names = "--title", defaultValue = "Latency distribution", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--title", defaultValue = "Latency distribution", paramLabel = "TEXT",
+                description = "Chart title.")
+        String title;
         @Option(names = "--log", description = "Logarithmic latency axis.") boolean log;
         @Parameters(arity = "1..*", paramLabel = "LOAD_JSON") List<Path> files;
 
@@ -126,14 +138,20 @@ public final class ChartCommand implements Runnable {
                      "--mark draws a horizontal line (e.g. at an even share)."})
     static final class Bars implements Callable<Integer> {
         @Mixin Chart chart;
-        @Option(names = "--title", defaultValue = "Counts", paramLabel = "TEXT", description = "Chart title.") String title;
-        @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT", description = "Category axis label.") String xLabel;
-        @Option(names = "--y-label", defaultValue = "count", paramLabel = "TEXT", description = "Value axis label, with its unit.") String yLabel;
-        @Option(names = "--stacked", description = "Stack the series' bars instead of placing them side by side.") boolean stacked;
+        @Option(names = "--title", defaultValue = "Counts", paramLabel = "TEXT", description = "Chart title.")
+        String title;
+        @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT", description = "Category axis label.")
+        String xLabel;
+        @Option(names = "--y-label", defaultValue = "count", paramLabel = "TEXT",
+                description = "Value axis label, with its unit.")
+        String yLabel;
+        @Option(names = "--stacked", description = "Stack the series' bars instead of placing them side by side.")
+        boolean stacked;
         @Option(names = "--log", description = "A logarithmic value axis, for values that span several powers of ten "
                 + "(every value must be above 0).") boolean log;
         @Option(names = "--mark", paramLabel = "Y", description = "Draw a horizontal line at Y.") Double mark;
-        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.") String markLabel;
+        @Option(names = "--mark-label", defaultValue = "", paramLabel = "TEXT", description = "Label of that line.")
+        String markLabel;
         @Parameters(paramLabel = "BARS_JSON") Path file;
 
         @Override
@@ -148,9 +166,14 @@ public final class ChartCommand implements Runnable {
                      + "[[1, 2.5], [2, 4]]}]}: one colour per series, a marker at each point.")
     static final class Lines implements Callable<Integer> {
         @Mixin Chart chart;
-        @Option(names = "--title", defaultValue = "Lines", paramLabel = "TEXT", description = "Chart title.") String title;
-        @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT", description = "X axis label, with its unit.") String xLabel;
-        @Option(names = "--y-label", defaultValue = "", paramLabel = "TEXT", description = "Y axis label, with its unit.") String yLabel;
+        @Option(names = "--title", defaultValue = "Lines", paramLabel = "TEXT", description = "Chart title.")
+        String title;
+        @Option(names = "--x-label", defaultValue = "", paramLabel = "TEXT",
+                description = "X axis label, with its unit.")
+        String xLabel;
+        @Option(names = "--y-label", defaultValue = "", paramLabel = "TEXT",
+                description = "Y axis label, with its unit.")
+        String yLabel;
         @Option(names = "--log", description = "A logarithmic y axis (every y must be above 0).") boolean log;
         @Parameters(paramLabel = "LINES_JSON") Path file;
 
@@ -167,11 +190,13 @@ public final class ChartCommand implements Runnable {
                      + "per request made of its stages in the order a request lives them (carrier, line, idle, "
                      + "headers, admit, queue, handler, crypto-queue, derive, resume), each stage in one colour.",
                      "Bars start at the request's origin on the server's clock, so the requests of a round line up "
-                     + "on one time axis: on one carrier, a light request's carrier wait ends where the heavy request's "
-                     + "handler ends."})
+                     + "on one time axis: on one carrier, a light request's carrier wait ends where the heavy "
+                     + "request's handler ends."})
     static final class Stages implements Callable<Integer> {
         @Mixin Chart chart;
-        @Option(names = "--title", defaultValue = "Where each request waited", paramLabel = "TEXT", description = "Chart title.") String title;
+        @Option(names = "--title", defaultValue = "Where each request waited", paramLabel = "TEXT",
+                description = "Chart title.")
+        String title;
         @Parameters(arity = "1..*", paramLabel = "PROBE_JSON") List<Path> files;
 
         @Override

@@ -237,7 +237,8 @@ final class Charts {
     static void cdf(Path out, String title, List<Curve> curves, boolean logScale) {
         XYSeriesCollection data = new XYSeriesCollection();
         for (Curve c : curves) {
-            String key = data.getSeriesIndex(c.label()) < 0 ? c.label() : c.label() + " (" + (data.getSeriesCount() + 1) + ")";
+            String key = data.getSeriesIndex(c.label()) < 0 ? c.label()
+                    : c.label() + " (" + (data.getSeriesCount() + 1) + ")";
             XYSeries s = new XYSeries(key, false, true);
             for (double[] p : c.percentileMs()) {
                 s.add(Math.max(p[1], logScale ? 0.001 : 0), p[0]);

@@ -54,7 +54,8 @@ public final class DeriveCommand implements Callable<Integer> {
         int cores = Runtime.getRuntime().availableProcessors();
         int poolThreads = threads == null ? cores : threads;
         int derivations = count == null ? 4 * poolThreads : count;
-        if (poolThreads < 1 || poolThreads > 256 || derivations < 1 || derivations > 10_000 || single < 1 || single > 100) {
+        if (poolThreads < 1 || poolThreads > 256 || derivations < 1 || derivations > 10_000 || single < 1
+                || single > 100) {
             throw new CommandLine.ParameterException(spec.commandLine(), "expected --threads 1..256, --count 1..10000 "
                     + "and --single 1..100 but were " + poolThreads + ", " + derivations + " and " + single);
         }

@@ -62,6 +62,7 @@ record DeriveReport(String requested, String provider, String cost, int threads,
         if (b < 1e3) {
             return String.format(Locale.ROOT, "%.0f B", b);
         }
-        return b < 1e6 ? String.format(Locale.ROOT, "%.1f KB", b / 1e3) : String.format(Locale.ROOT, "%.1f MB", b / 1e6);
+        return b < 1e6 ? String.format(Locale.ROOT, "%.1f KB", b / 1e3)
+                : String.format(Locale.ROOT, "%.1f MB", b / 1e6);
     }
 }

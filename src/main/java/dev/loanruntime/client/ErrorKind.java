@@ -23,7 +23,8 @@ enum ErrorKind implements Labelled {
     static ErrorKind of(Throwable failure) {
         boolean io = false;
         for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof ConnectException || t instanceof NoRouteToHostException || t instanceof UnknownHostException) {
+            if (t instanceof ConnectException || t instanceof NoRouteToHostException
+                    || t instanceof UnknownHostException) {
                 return CONNECT;
             }
             if (t instanceof SocketTimeoutException) {

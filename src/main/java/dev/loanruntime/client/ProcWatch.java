@@ -65,7 +65,8 @@ final class ProcWatch {
         sampler.join();
         Sample last = sample();
         return new Server(pid, before.threads(), Math.max(peakThreads, last.threads()), mib(before.rssKb()),
-                mib(Math.max(last.hwmKb(), last.rssKb())), Math.round((cpuTicks() - cpuTicksBefore) / TICKS_PER_S * 100) / 100.0);
+                mib(Math.max(last.hwmKb(), last.rssKb())),
+                Math.round((cpuTicks() - cpuTicksBefore) / TICKS_PER_S * 100) / 100.0);
     }
 
     private Sample sample() {
@@ -101,7 +102,10 @@ final class ProcWatch {
     private record Sample(int threads, long rssKb, long hwmKb) {
     }
 
-    /** The watched server: OS threads and resident memory before the run and at their peak; CPU used while watched, warm-up included. */
+    /**
+     * The watched server: OS threads and resident memory before the run and at their peak; CPU used while watched,
+     * warm-up included.
+     */
     record Server(long pid, int threadsBefore, int peakThreads, double rssBeforeMiB, double peakRssMiB, double cpuS) {
     }
 }

@@ -21,7 +21,8 @@ final class StageTable {
      * default, on-request, answers the {@code Loan-Timing: on} that probe sends).
      */
     static final String NO_STAGES = "no Server-Timing in some responses: a loan-runtime server sends each request's "
-            + "stages only when started with 'serve --stages on' (and --server-timing on-request, the default, or always)";
+            + "stages only when started with 'serve --stages on' (and --server-timing on-request, the default, or "
+            + "always)";
 
     private StageTable() {
     }
@@ -54,7 +55,8 @@ final class StageTable {
                 Double ms = r.stages().get(stage);
                 row.append(ms == null ? String.format(" %12s", "-") : String.format(" %12.3f", ms));
             }
-            row.append(String.format(" %12.3f %12.3f", r.stages().getOrDefault(Stage.TOTAL.label(), 0.0), r.outsideMs()));
+            row.append(String.format(" %12.3f %12.3f", r.stages().getOrDefault(Stage.TOTAL.label(), 0.0),
+                    r.outsideMs()));
             out.println(row);
         }
     }

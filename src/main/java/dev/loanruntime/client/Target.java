@@ -28,7 +28,8 @@ record Target(URI base) {
             throw UsageError.invalid("--url", expected, url);
         }
         boolean hasPath = uri.getRawPath() != null && !uri.getRawPath().isEmpty() && !"/".equals(uri.getRawPath());
-        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || hasPath || uri.getRawQuery() != null) {
+        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getHost() == null || hasPath
+                || uri.getRawQuery() != null) {
             throw UsageError.invalid("--url", expected, url);
         }
         int port = uri.getPort() == -1 ? 80 : uri.getPort();

@@ -53,7 +53,8 @@ final class Primary implements Control {
      * @param startTimeout how long a new worker may take to become ready before it counts as failed
      * @param restart      back-off and crash-loop limits
      */
-    record Settings(int workers, int spares, Duration killTimeout, Duration startTimeout, RestartPolicy.Settings restart) {
+    record Settings(int workers, int spares, Duration killTimeout, Duration startTimeout,
+                    RestartPolicy.Settings restart) {
     }
 
     /** One worker id and the process that currently holds it. Control thread only. */

@@ -56,8 +56,8 @@ final class RollingRestart {
         try {
             for (String line : Files.readAllLines(procStatus)) {
                 if (line.startsWith("SigIgn:") && (Long.parseUnsignedLong(line.substring(7).trim(), 16) & 1L) != 0) {
-                    return Optional.of("loan-runtime cluster: note: this process ignores SIGHUP (started under nohup?), "
-                            + "so SIGHUP cannot ask for a rolling restart; start the cluster without nohup "
+                    return Optional.of("loan-runtime cluster: note: this process ignores SIGHUP (started under "
+                            + "nohup?), so SIGHUP cannot ask for a rolling restart; start the cluster without nohup "
                             + "(e.g. 'setsid java -jar target/loan-runtime.jar cluster ... &') to use it");
                 }
             }

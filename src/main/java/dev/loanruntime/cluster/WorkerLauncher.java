@@ -16,9 +16,10 @@ import dev.loanruntime.serve.ServeOptions;
 
 /**
  * The command line of a worker JVM: the primary's own java, the JDK's AOT cache when one matches, the project's
- * class path, the primary's own main class, {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in
- * the environment ({@code LOAN_WORKER_ID}), with the store's passwords ({@code LOAN_STORE_PASSWORD},
- * {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user of the machine.
+ * class path, the primary's own main class, {@code serve} with the cluster's options (plus {@code --standby} for a
+ * spare), and the worker id in the environment ({@code LOAN_WORKER_ID}), with the store's passwords
+ * ({@code LOAN_STORE_PASSWORD}, {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user
+ * of the machine.
  */
 final class WorkerLauncher {
     static final String WORKER_ID_ENV = PrimaryWatch.WORKER_ID_ENV;
@@ -50,7 +51,9 @@ final class WorkerLauncher {
         this.storeEnvironment = options.store().environment();
     }
 
-    /** A process builder for worker {@code id}, or a spare for 0; its stdin stays a pipe that the primary holds open. */
+    /**
+     * A process builder for worker {@code id}, or a spare for 0; its stdin stays a pipe that the primary holds open.
+     */
     ProcessBuilder builder(int id) {
         List<String> cmd = new ArrayList<>(command);
         if (id == 0) {

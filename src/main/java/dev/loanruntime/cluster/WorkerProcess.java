@@ -52,7 +52,8 @@ final class WorkerProcess {
     private void copy(InputStream from, PrintStream to, boolean watchForReady) {
         Thread.ofPlatform().daemon().name("worker-" + id + "-" + process.pid() + (watchForReady ? "-out" : "-err"))
                 .start(() -> {
-                    try (BufferedReader reader = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8))) {
+                    try (BufferedReader reader = new BufferedReader(
+                            new InputStreamReader(from, StandardCharsets.UTF_8))) {
                         String line;
                         while ((line = reader.readLine()) != null) {
                             to.println(StatusLines.copiedFrom(id) + line);

@@ -22,7 +22,8 @@ public record ScryptCost(int n, int r, int p, int keyLength) {
             throw new IllegalArgumentException("scrypt N must be a power of two > 1, was " + n);
         }
         if (r < 1 || p < 1 || keyLength < 1) {
-            throw new IllegalArgumentException("scrypt r, p and key length must be >= 1, were " + r + ", " + p + ", " + keyLength);
+            throw new IllegalArgumentException("scrypt r, p and key length must be >= 1, were " + r + ", " + p + ", "
+                    + keyLength);
         }
     }
 

@@ -111,7 +111,9 @@ public final class RequestHeadDeadline implements Http1ConnectionListener, AutoC
         }
     }
 
-    /** Whether a virtual thread started now gets a carrier within {@link #CARRIER_PROBE_MS}. Blocks that long at most. */
+    /**
+     * Whether a virtual thread started now gets a carrier within {@link #CARRIER_PROBE_MS}. Blocks that long at most.
+     */
     private static boolean carrierAnswers() {
         CountDownLatch ran = new CountDownLatch(1);
         Thread.ofVirtual().name("request-head-deadline-probe").start(ran::countDown);

@@ -14,8 +14,8 @@ import io.helidon.webserver.http.HttpService;
  * through {@link Routes#get} and {@link Routes#post} list themselves, routes that something else registers (Helidon's
  * own endpoints) are {@link #describe}d where they are added, and {@link #serveAt} answers the list as JSON. It also
  * keeps the requests a warm-up may send ({@link #warmUpTargets}): each GET route's path unless the route says
- * otherwise. Services registered through {@link #register} get the plain rules and are not listed. Built on the thread that builds the
- * routing; the list's answer is serialized once and sent as it is, on any request thread.
+ * otherwise. Services registered through {@link #register} get the plain rules and are not listed. Built on the
+ * thread that builds the routing; the list's answer is serialized once and sent as it is, on any request thread.
  */
 public final class RouteIndex implements HttpRules {
     private final HttpRules rules;

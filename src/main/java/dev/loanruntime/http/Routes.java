@@ -28,7 +28,9 @@ public final class Routes {
         get(rules, path, description, Optional.of(path), handler);
     }
 
-    /** {@link #get(HttpRules, String, String, Handler)}, whose warm-up sends {@code warmUp} ({@link #NO_WARM_UP}: none). */
+    /**
+     * {@link #get(HttpRules, String, String, Handler)}, whose warm-up sends {@code warmUp} ({@link #NO_WARM_UP}: none).
+     */
     public static void get(HttpRules rules, String path, String description, Optional<String> warmUp,
                            Handler handler) {
         rules.get(path, handler)
@@ -53,7 +55,8 @@ public final class Routes {
         rules.any(path, (req, res) -> {
             res.header(HeaderNames.ALLOW, allow);
             Json.send(HeadResponse.of(req, res), Status.METHOD_NOT_ALLOWED_405,
-                    new Json.Error("method_not_allowed", req.prologue().method().text() + " is not allowed here; use " + allow));
+                    new Json.Error("method_not_allowed", req.prologue().method().text()
+                            + " is not allowed here; use " + allow));
         });
     }
 }

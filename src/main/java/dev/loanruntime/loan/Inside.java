@@ -76,7 +76,10 @@ enum Inside implements Labelled {
     @SuppressWarnings("unused") // written only: its one reader would be the JIT's escape analysis
     private static volatile Object lastMonitor;
 
-    /** Blocks the calling thread for {@code ms} milliseconds in this way; {@code pool} is null unless {@link #needsPool}. */
+    /**
+     * Blocks the calling thread for {@code ms} milliseconds in this way; {@code pool} is null unless {@link
+     * #needsPool}.
+     */
     abstract void await(int ms, Pool pool) throws InterruptedException;
 
     /** Whether this wait needs the store's connection pool. */

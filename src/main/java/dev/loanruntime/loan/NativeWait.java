@@ -126,14 +126,16 @@ final class NativeWait {
             }
             var of = descriptorType.getMethod("of", layoutType, layoutType.arrayType());
             // void *bsearch(const void *key, const void *base, size_t nmemb, size_t size, int (*compar)(...))
-            Object bsearchType = of.invoke(null, address, layouts(layoutType, address, address, javaLong, javaLong, address));
+            Object bsearchType = of.invoke(null, address,
+                    layouts(layoutType, address, address, javaLong, javaLong, address));
             Object compareType = of.invoke(null, javaInt, layouts(layoutType, address, address));
             MethodHandle bsearch = (MethodHandle) linkerType
                     .getMethod("downcallHandle", segmentType, descriptorType, optionType.arrayType())
                     .invoke(linker, symbol.get(), bsearchType, noOptions);
 
             MethodHandle compare = MethodHandles.lookup()
-                    .findStatic(NativeWait.class, "compare", MethodType.methodType(int.class, Object.class, Object.class))
+                    .findStatic(NativeWait.class, "compare",
+                            MethodType.methodType(int.class, Object.class, Object.class))
                     .asType(MethodType.methodType(int.class, segmentType, segmentType));
             Object global = arenaType.getMethod("global").invoke(null);
             Object comparator = linkerType

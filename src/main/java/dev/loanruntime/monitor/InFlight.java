@@ -11,8 +11,8 @@ import io.helidon.webserver.http.Handler;
  *
  * <p>Two ways in, the same counts: {@link #filter()} for a routing that has a filter anyway (the platform model's
  * hand-off to its pool, where a request counts from the moment it is queued), and {@link #counted(Handler)}, a
- * wrapper around a route's handler (see {@code WrappedService}, in http/), for a routing without filters. A request for a path
- * no route serves is counted by the filter only. Both run on the request's thread and do not
+ * wrapper around a route's handler (see {@code WrappedService}, in http/), for a routing without filters. A
+ * request for a path no route serves is counted by the filter only. Both run on the request's thread and do not
  * block.
  */
 public final class InFlight {

@@ -97,8 +97,8 @@ public final class LatencyWindows {
             if (h.getTotalCount() == 0) {
                 return EMPTY;
             }
-            return new Summary(h.getTotalCount(), ms(Math.round(h.getMean())), ms(h.getValueAtPercentile(50)), ms(h.getValueAtPercentile(99)),
-                    ms(h.getMaxValue()));
+            return new Summary(h.getTotalCount(), ms(Math.round(h.getMean())), ms(h.getValueAtPercentile(50)),
+                    ms(h.getValueAtPercentile(99)), ms(h.getMaxValue()));
         }
 
         /** A figure in seconds, for a gauge: NaN when there is none. */

@@ -101,7 +101,8 @@ public final class Pinning {
                 .map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName()
                         + "(" + f.getLineNumber() + ")")
                 .collect(Collectors.joining(" < "));
-        return String.format(Locale.ROOT, "pinned %.1f ms: %s", duration.toNanos() / 1e6, top.isEmpty() ? "(no stack)" : top);
+        return String.format(Locale.ROOT, "pinned %.1f ms: %s", duration.toNanos() / 1e6,
+                top.isEmpty() ? "(no stack)" : top);
     }
 
     /**

@@ -17,9 +17,9 @@ import io.helidon.common.concurrency.limits.Limit;
  *   <li>{@code fixed:PERMITS[:QUEUE]}: {@code server.concurrency-limit.fixed} with {@code permits} and
  *       {@code queue-length} (default 0), Helidon's {@code queue-timeout} (1 s);</li>
  *   <li>{@code aimd}: {@code server.concurrency-limit.aimd}, additive increase on each answer faster than
- *       {@code timeout} (Helidon's 5 s) while half the limit is in use, times {@code backoff-ratio} (0.9) on each slower
- *       or failed one, with {@code min-limit} 1 and {@code initial-limit} the number of cores (Helidon's 20 and 20
- *       would let 20 derivations in on two cores), {@code max-limit} 200, no queue.</li>
+ *       {@code timeout} (Helidon's 5 s) while half the limit is in use, times {@code backoff-ratio} (0.9) on each
+ *       slower or failed one, with {@code min-limit} 1 and {@code initial-limit} the number of cores (Helidon's 20
+ *       and 20 would let 20 derivations in on two cores), {@code max-limit} 200, no queue.</li>
  * </ul>
  *
  * @param kind    which one

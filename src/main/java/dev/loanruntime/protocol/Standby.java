@@ -53,6 +53,7 @@ public final class Standby {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalStateException("expected '" + StatusLines.LISTEN + "<worker id>' from the primary but read '" + text + "'");
+        throw new IllegalStateException("expected '" + StatusLines.LISTEN + "<worker id>' from the primary but read '"
+                + text + "'");
     }
 }

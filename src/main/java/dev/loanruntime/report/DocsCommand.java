@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
  * when a block differs from its record or a doc names a commit that made no record. Runs on the caller's thread.
  */
 @Command(name = "docs", mixinStandardHelpOptions = true,
-         description = "Render the docs' generated tables from the records in docs/results/ (run from the project root).")
+         description = "Render the docs' generated tables from the records in docs/results/ (run from the project "
+                 + "root).")
 public final class DocsCommand implements Callable<Integer> {
     @Option(names = "--check", description = "Change nothing; exit 1 and list each block that differs from its record.")
     boolean check;
@@ -32,7 +33,8 @@ public final class DocsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!Files.isDirectory(root.resolve("docs"))) {
-            System.err.println("docs: " + root.toAbsolutePath().normalize() + " has no docs/ (run it from the project root)");
+            System.err.println("docs: " + root.toAbsolutePath().normalize()
+                    + " has no docs/ (run it from the project root)");
             return 2;
         }
         GeneratedDocs docs = new GeneratedDocs(root);

@@ -72,7 +72,8 @@ final class GeneratedDocs {
             try {
                 made = block(render, m.group(1).trim());
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(doc + ": <!-- generated: " + m.group(1) + " -->: " + e.getMessage(), e);
+                throw new IllegalArgumentException(doc + ": <!-- generated: " + m.group(1) + " -->: " + e.getMessage(),
+                        e);
             }
             m.appendReplacement(out, Matcher.quoteReplacement(
                     "<!-- generated: " + m.group(1) + " -->\n" + made + "\n<!-- /generated -->"));

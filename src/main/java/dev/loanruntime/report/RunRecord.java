@@ -64,7 +64,8 @@ record RunRecord(String name, Path dir, JsonNode json) {
     /** Reads {@code dir/record.json}. */
     static RunRecord read(Path dir) {
         try {
-            return new RunRecord(dir.getFileName().toString(), dir, MAPPER.readTree(dir.resolve("record.json").toFile()));
+            return new RunRecord(dir.getFileName().toString(), dir,
+                    MAPPER.readTree(dir.resolve("record.json").toFile()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the record in " + dir + ": " + e.getMessage(), e);
         }
@@ -76,7 +77,8 @@ record RunRecord(String name, Path dir, JsonNode json) {
             return List.of();
         }
         try (var dirs = Files.list(results)) {
-            return dirs.filter(d -> Files.isRegularFile(d.resolve("record.json"))).sorted().map(RunRecord::read).toList();
+            return dirs.filter(d -> Files.isRegularFile(d.resolve("record.json"))).sorted().map(RunRecord::read)
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

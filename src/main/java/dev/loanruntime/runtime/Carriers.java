@@ -47,12 +47,13 @@ public final class Carriers {
      */
     public static Observation verify(int expected) {
         Observation seen = observe(expected);
-        boolean ok = seen.source().startsWith("VirtualThreadScheduler") ? seen.carriers() == expected : seen.carriers() <= expected;
+        boolean ok = seen.source().startsWith("VirtualThreadScheduler") ? seen.carriers() == expected
+                : seen.carriers() <= expected;
         if (!ok) {
-            throw new IllegalStateException("--carriers " + expected + " did not take effect: the JVM runs virtual threads on "
-                    + seen.carriers() + " carriers (" + seen.source() + "). A virtual thread was created before the setting "
-                    + "was applied; start the JVM with -D" + PREFIX + "parallelism=" + expected + " -D" + PREFIX
-                    + "maxPoolSize=" + expected + " -D" + PREFIX + "minRunnable=1");
+            throw new IllegalStateException("--carriers " + expected + " did not take effect: the JVM runs virtual "
+                    + "threads on " + seen.carriers() + " carriers (" + seen.source() + "). A virtual thread was "
+                    + "created before the setting was applied; start the JVM with -D" + PREFIX + "parallelism="
+                    + expected + " -D" + PREFIX + "maxPoolSize=" + expected + " -D" + PREFIX + "minRunnable=1");
         }
         return seen;
     }
@@ -77,7 +78,8 @@ public final class Carriers {
         return carriers.size();
     }
 
-    // A mounted virtual thread's toString ends with "@<carrier name>", e.g. "VirtualThread[#31]/runnable@ForkJoinPool-1-worker-1".
+    // A mounted virtual thread's toString ends with "@<carrier name>", e.g.
+    // "VirtualThread[#31]/runnable@ForkJoinPool-1-worker-1".
     private static String carrierName() {
         String s = Thread.currentThread().toString();
         int at = s.lastIndexOf('@');

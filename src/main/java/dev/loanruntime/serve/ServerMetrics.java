@@ -36,7 +36,9 @@ final class ServerMetrics implements AutoCloseable {
     private final RuntimeService runtime;
     private final List<Meter> gauges = new ArrayList<>();
 
-    /** Registers the meters of the server that has {@code pool}, {@code store}, {@code runtime} and {@code inFlight}. */
+    /**
+     * Registers the meters of the server that has {@code pool}, {@code store}, {@code runtime} and {@code inFlight}.
+     */
     ServerMetrics(MeterRegistry registry, CryptoPool pool, LoanStore store, RuntimeService runtime, InFlight inFlight) {
         this.registry = registry;
         this.pool = pool;

@@ -20,8 +20,9 @@ import io.helidon.config.Config;
  * of the request path, opens the store, and lets the JIT see the cheap routes. It starts a server of its own on
  * an ephemeral loopback port (never the cluster's port, never with {@code SO_REUSEPORT}: nothing outside reaches
  * it), requests each route that allows it ({@link LoanServer#warmUpTargets()}: cheap, and changes nothing, so a
- * spare counts no loan in a store it shares) and a path no route has a few times over real sockets, and stops it. Used by a cluster's spare before
- * it waits to be promoted, and as the training run of the JDK's AOT cache. Blocks the calling thread.
+ * spare counts no loan in a store it shares) and a path no route has a few times over real sockets, and stops it.
+ * Used by a cluster's spare before it waits to be promoted, and as the training run of the JDK's AOT cache. Blocks
+ * the calling thread.
  */
 final class WarmUp {
     /** A path no route has: the 404 answer. */

@@ -34,7 +34,8 @@ final class ClockCheck {
         }
         return Optional.of("System.nanoTime() takes %.0f ns here (clock source %s): with --stages on each request's "
                 .formatted(nanos, source.orElse("unknown"))
-                + "dozen stage points cost about %.1f µs; a TSC clock source takes about 25 ns".formatted(nanos * 12 / 1000));
+                + "dozen stage points cost about %.1f µs; a TSC clock source takes about 25 ns"
+                        .formatted(nanos * 12 / 1000));
     }
 
     /** The kernel's clock source on Linux, if the file is there. */

@@ -57,7 +57,10 @@ public final class RequestStamps implements CryptoPool.Points {
         return stamps == null ? NONE : stamps;
     }
 
-    /** Makes {@code stamps} the calling thread's request until {@link #leave()}: for a thread other than the connection's. */
+    /**
+     * Makes {@code stamps} the calling thread's request until {@link #leave()}: for a thread other than the
+     * connection's.
+     */
     public static void enter(RequestStamps stamps) {
         if (stamps.recording) {
             CURRENT.set(stamps);

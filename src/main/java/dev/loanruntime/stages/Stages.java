@@ -48,8 +48,8 @@ public final class Stages {
      * Makes {@code http1} the server's only protocol, through a stamping selector, and stamps accepted connections.
      * {@code receiver} is the server's own receive listener: it must not be added to {@code http1} as well, because
      * Helidon 4.5.0 silently drops every receive listener when there are two or more. The returned points go around
-     * each route's handler or first in the routing's filters (see {@link RequestPoints}). A request that takes {@code slowRequests} or longer, from its first point to sent, gets a log
-     * line with its stages.
+     * each route's handler or first in the routing's filters (see {@link RequestPoints}). A request that takes
+     * {@code slowRequests} or longer, from its first point to sent, gets a log line with its stages.
      */
     public static RequestPoints install(WebServerConfig.Builder server, Http1Config.Builder http1,
                                         Http1ConnectionListener receiver, ServerTiming timing,

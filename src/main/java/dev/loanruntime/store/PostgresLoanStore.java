@@ -166,7 +166,8 @@ final class PostgresLoanStore implements LoanStore {
     /** Every connection of the pool in use: a query now would wait for one. Any thread; does not block. */
     boolean saturated() {
         HikariPoolMXBean bean = pool.getHikariPoolMXBean();
-        return bean != null && bean.getIdleConnections() == 0 && bean.getActiveConnections() >= pool.getMaximumPoolSize();
+        return bean != null && bean.getIdleConnections() == 0
+                && bean.getActiveConnections() >= pool.getMaximumPoolSize();
     }
 
     @Override
@@ -213,8 +214,8 @@ final class PostgresLoanStore implements LoanStore {
             if (e.getCause() != null) {     // the pool could not connect: the database is down or unreachable
                 throw new StoreUnavailableException(uri.toString(), e.getCause());
             }
-            throw new StoreUnavailableException(uri.toString(), "no connection of the pool's " + pool.getMaximumPoolSize()
-                    + " came free within " + pool.getConnectionTimeout() + " ms");
+            throw new StoreUnavailableException(uri.toString(), "no connection of the pool's "
+                    + pool.getMaximumPoolSize() + " came free within " + pool.getConnectionTimeout() + " ms");
         } catch (SQLException e) {
             if (unavailable(e)) {
                 throw new StoreUnavailableException(uri.toString(), e);

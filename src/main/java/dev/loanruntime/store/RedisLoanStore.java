@@ -102,7 +102,9 @@ final class RedisLoanStore implements LoanStore {
         client.close();
     }
 
-    /** Runs a write; with replicas to wait for, in a pipeline with {@code WAIT}, acknowledged only when they confirm. */
+    /**
+     * Runs a write; with replicas to wait for, in a pipeline with {@code WAIT}, acknowledged only when they confirm.
+     */
     private <T> T replicated(Function<Pipeline, Response<T>> write, Supplier<T> alone) {
         try {
             if (replicas == 0) {

@@ -65,7 +65,8 @@ final class SqliteThreads implements AutoCloseable {
             throw new StoreUnavailableException(store, e.getCause());
         } catch (TimeoutException e) {
             result.cancel(false);
-            throw new StoreUnavailableException(store, new TimeoutException("no answer within " + timeout.toMillis() + " ms"));
+            throw new StoreUnavailableException(store,
+                    new TimeoutException("no answer within " + timeout.toMillis() + " ms"));
         } catch (InterruptedException e) {
             result.cancel(false);
             Thread.currentThread().interrupt();

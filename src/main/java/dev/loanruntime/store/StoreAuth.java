@@ -4,10 +4,10 @@ import java.util.Map;
 
 
 /**
- * Credentials for a shared store (a Redis server, a PostgreSQL database): an optional user and a password. The password is kept out of every text this
- * project prints: {@link #toString()} redacts it, a store URI prints only the user, and a child process gets it
- * through {@link #PASSWORD_ENV} rather than its command line (which any user of the machine can read in
- * {@code /proc/PID/cmdline}). Immutable, safe from any thread.
+ * Credentials for a shared store (a Redis server, a PostgreSQL database): an optional user and a password. The
+ * password is kept out of every text this project prints: {@link #toString()} redacts it, a store URI prints only
+ * the user, and a child process gets it through {@link #PASSWORD_ENV} rather than its command line (which any user
+ * of the machine can read in {@code /proc/PID/cmdline}). Immutable, safe from any thread.
  *
  * @param user     the user (Redis: the ACL user), or null for the store's default (Redis' {@code default}; PostgreSQL's
  *                 {@code postgres})

@@ -42,7 +42,8 @@ final class StoreUris {
         }
         String[] path = parts.path.isEmpty() ? new String[0] : parts.path.substring(1).split("/", -1);
         if (path.length < 1 || path.length > 2 || !NAME.matcher(path[0]).matches()) {
-            throw bad(value, "redis-sentinel needs /MASTER, the name the Sentinels monitor it by, then an optional /DB");
+            throw bad(value, "redis-sentinel needs /MASTER, the name the Sentinels monitor it by, then an optional "
+                    + "/DB");
         }
         int database = path.length == 2 ? database(value, path[1]) : 0;
         return new StoreUri.Sentinel(sentinels, path[0], database, StoreAuth.of(parts.userInfo, env),
