@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.RawHttp;
@@ -30,6 +31,7 @@ import static org.hamcrest.Matchers.notNullValue;
  * failed request; a prober sees the readiness answer turn to 503 before that.
  */
 @Timeout(120)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class DrainIT {
     private static final int DELAY_SECONDS = 3;
 

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.Http;
@@ -24,6 +25,7 @@ import static org.hamcrest.Matchers.not;
  * {@code DrainIT} checks.
  */
 @Timeout(90)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class GracefulStopIT {
     private static final String[] NO_DRAIN = {"--drain-delay", "0"};
 

@@ -18,13 +18,15 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.loanruntime.settings.ThreadModel;
 import dev.loanruntime.serve.LoanServer;
 import dev.loanruntime.serve.ServeOptions;
+import dev.loanruntime.settings.ThreadModel;
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.Locks;
 import dev.loanruntime.testing.RawHttp;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
@@ -33,6 +35,7 @@ import static org.hamcrest.Matchers.is;
 
 /** Every route's contract: status, content type, JSON shape and errors. Run once per thread model. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ResourceLock(Locks.GLOBAL_METER_REGISTRY)
 abstract class RouteContract {
     private static final String JSON = "application/json; charset=utf-8";
     private LoanServer server;

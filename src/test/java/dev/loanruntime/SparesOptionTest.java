@@ -3,6 +3,8 @@ package dev.loanruntime;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import dev.loanruntime.testing.CliRun;
 
@@ -14,6 +16,8 @@ import static org.hamcrest.Matchers.is;
 // In-process: an option check that stopped refusing would start a real server in the test JVM and wait for a
 // signal. Parsing and refusing takes well under a second.
 @Timeout(30)
+@ResourceLock(Resources.SYSTEM_OUT)   // CliRun swaps System.out and System.err
+@ResourceLock(Resources.SYSTEM_ERR)
 class SparesOptionTest {
     @ParameterizedTest(name = "--spares {0}")
     @CsvSource(delimiter = '|', value = {

@@ -11,6 +11,8 @@ import javax.imageio.ImageIO;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import dev.loanruntime.testing.CliRun;
 
@@ -20,6 +22,8 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 
 /** {@code chart bars}: the PNGs the cluster and shared-store experiments draw from their counts. */
+@ResourceLock(Resources.SYSTEM_OUT)   // CliRun swaps System.out and System.err
+@ResourceLock(Resources.SYSTEM_ERR)
 class BarChartTest {
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
 

@@ -11,6 +11,8 @@ import javax.imageio.ImageIO;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import dev.loanruntime.testing.CliRun;
 
@@ -20,6 +22,8 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 
 /** {@code chart lines}: experiment 14's light p99 against the overload factor, a line per protection. */
+@ResourceLock(Resources.SYSTEM_OUT)   // CliRun swaps System.out and System.err
+@ResourceLock(Resources.SYSTEM_ERR)
 class LineChartTest {
     @TempDir
     Path dir;

@@ -11,6 +11,8 @@ import javax.imageio.ImageIO;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import dev.loanruntime.testing.CliRun;
 import dev.loanruntime.client.Outcome;
@@ -28,6 +30,8 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 
 /** {@code chart stages}: bars of stages from {@code probe --stages --json}, placed on the server's timeline. */
+@ResourceLock(Resources.SYSTEM_OUT)   // CliRun swaps System.out and System.err
+@ResourceLock(Resources.SYSTEM_ERR)
 class StageChartTest {
     /**
      * One carrier, inline derivation: the heavy request reached the server at 5000 ms on its clock and held the

@@ -16,6 +16,7 @@ import javax.imageio.ImageIO;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.CliRun;
 import dev.loanruntime.testing.ServerProcess;
@@ -28,6 +29,7 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 
 /** probe, load and chart as a user runs them: output lines, JSON files, PNGs and exit codes. */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class CommandLineIT {
     private static final Pattern LESSON_LINE = Pattern.compile("(?m)^(heavy|light-\\d)\\s+(\\d+\\.\\d{3}) s$");
 

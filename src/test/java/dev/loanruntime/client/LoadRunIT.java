@@ -11,6 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.allOf;
@@ -22,6 +23,7 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.nullValue;
 
 /** The load client against a real server in this JVM whose delays and statuses are known. */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class LoadRunIT {
     private static TestServer server;
 

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
@@ -32,6 +33,7 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
  * The cluster as real processes on a real shared port: spread, per-process state, replacement, rolling restart.
  * No spares (see {@code SparesIT}): these tests count the primary's children as its workers.
  */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class ClusterIT {
     private static final Duration START = ClusterProcess.START;
 

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
@@ -38,6 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * How a cluster ends, and the time limits on the way: SIGTERM with the kill timeout, a worker that does not start
  * within the start timeout, a crash loop, and the orphans of a primary killed outright.
  */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class ClusterStopIT {
     private static final Duration START = ClusterProcess.START;
 

@@ -7,6 +7,7 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
@@ -23,6 +24,7 @@ import static org.hamcrest.Matchers.lessThan;
  * generous for a loaded 2-core machine; each case prints how long the orphan lived.
  */
 @Timeout(180)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class OrphanedStartIT {
     // Before the pipe was watched from main's first line: a spare lived 3.4 s, a worker 2.4 s (one run each).
     private static final Duration BOUND = Duration.ofSeconds(2);

@@ -8,12 +8,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class DerivationBoundsTest {
     private static final ScryptCost CHEAP = new ScryptCost(16, 1, 1, 32);
     private static final byte[] PW = {1};

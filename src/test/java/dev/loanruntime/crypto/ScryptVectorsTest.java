@@ -9,12 +9,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /** Every provider derives the same bytes: the RFC's and OpenSSL's. */
+@ResourceLock(value = Resources.SYSTEM_ERR, mode = ResourceAccessMode.READ)   // a native library's warning
 class ScryptVectorsTest {
 
     /** RFC 7914, section 12 (the vectors of small cost; the N=1048576 one needs 1 GiB), for each provider. */

@@ -11,6 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.notNullValue;
@@ -19,6 +22,8 @@ import static org.hamcrest.Matchers.sameInstance;
 
 
 /** The default provider's working memory: kept by the derivation permits, reused, cleared, and no garbage. */
+@ResourceLock(value = Resources.SYSTEM_OUT, mode = ResourceAccessMode.READ)   // it prints
+@ResourceLock(value = Resources.SYSTEM_ERR, mode = ResourceAccessMode.READ)
 class WorkspaceTest {
     private static final ScryptCost CHEAP = new ScryptCost(1024, 8, 2, 32);
     private static final byte[] PASSWORD = "password".getBytes(StandardCharsets.UTF_8);

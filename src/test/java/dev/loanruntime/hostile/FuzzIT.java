@@ -9,6 +9,7 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
@@ -25,6 +26,7 @@ import static org.hamcrest.Matchers.is;
  * that is not an HTTP token, and a request head that the client's end of input cuts short.
  */
 @ExtendWith(HostileTally.class)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class FuzzIT {
     private static final long SEED = 20_261_130L;
     private static final int MAX_INPUTS = 300;

@@ -13,6 +13,7 @@ import com.sun.management.UnixOperatingSystemMXBean;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
@@ -27,6 +28,7 @@ import static org.hamcrest.Matchers.is;
  * server, and new clients must still be answered at once.
  */
 @ExtendWith(HostileTally.class)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class IdleConnectionsIT {
     private static final int WANTED = 2_000;
     /** File descriptors the JVM and the test need besides the sockets. */

@@ -13,6 +13,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
@@ -30,6 +31,7 @@ import static org.hamcrest.Matchers.is;
  * properties: this also shows that the configuration keys are the ones the server reads.
  */
 @ExtendWith(HostileTally.class)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class SlowClientsIT {
     private static final long HEAD_DEADLINE_MS = 1_000;
     private static final long IDLE_MS = 3_000;

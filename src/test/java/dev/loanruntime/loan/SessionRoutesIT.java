@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.serve.LoanServer;
@@ -31,6 +32,7 @@ import static org.hamcrest.Matchers.not;
  * The member routes on one in-process server with a local store. Its sessions outlive the tests, so that a session
  * that ends does so because of what a test did; the time-to-live has a server of its own.
  */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class SessionRoutesIT {
     private static final ScryptCost CHEAP = ScryptCost.parse("1024,8,1");
     private static LoanServer server;

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.serve.SpinningHasherServer;
 import dev.loanruntime.testing.Http;
@@ -38,6 +39,7 @@ import static org.hamcrest.Matchers.not;
  * wide margins are asserted (a 1 s hold against bounds of 50 and 100 ms); experiment 13 prints the numbers.
  */
 @Timeout(180)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class CarrierDelayIT {
     private static final long SPIN_MS = 1000;
 

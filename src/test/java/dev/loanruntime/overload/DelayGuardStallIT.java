@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.monitor.CarrierDelay;
 import dev.loanruntime.monitor.LatencyWindows;
@@ -18,6 +19,7 @@ import static org.hamcrest.Matchers.is;
  * The delay guard sees a stall while it lasts: with the only carrier held, the probe cannot wake to record how late
  * it is, so no window shows the stall yet; the guard must read it from the sleep that fell due and did not end.
  */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class DelayGuardStallIT {
     @Test
     void aStallInProgressIsRefusedBeforeTheProbeCanRecordIt() throws Exception {

@@ -9,6 +9,8 @@ import java.util.regex.Matcher;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import dev.loanruntime.testing.CliRun;
 
@@ -27,6 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * records in docs/results/ make of it, and a doc names no run (commit) that made no record. The first test holds the
  * repository to that; the others show what it catches, on a small project of their own.
  */
+@ResourceLock(Resources.SYSTEM_OUT)   // CliRun swaps System.out and System.err
+@ResourceLock(Resources.SYSTEM_ERR)
 class GeneratedDocsTest {
     private static final String COMMIT = "0123456789abcdef0123456789abcdef01234567";
 

@@ -3,6 +3,8 @@ package dev.loanruntime.report;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import dev.loanruntime.testing.CliRun;
 
@@ -13,6 +15,8 @@ import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
 
 /** The median's bootstrap interval, and the three outcomes a goal can have against it. */
+@ResourceLock(Resources.SYSTEM_OUT)   // CliRun swaps System.out and System.err
+@ResourceLock(Resources.SYSTEM_ERR)
 class IntervalTest {
     @Test
     void threeValuesGiveTheirRangeAsTheInterval() {

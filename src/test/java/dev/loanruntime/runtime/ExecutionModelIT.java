@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
@@ -21,6 +22,7 @@ import static org.hamcrest.Matchers.is;
  * The lesson's measurement on real sockets, one server JVM per execution model: a heavy request, then four light
  * {@code /books} requests 200 ms later. Only order-of-magnitude contrasts are asserted; the experiments print numbers.
  */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class ExecutionModelIT {
     /**
      * Longer than the lesson's 50 ms, as in the probe's test: on a busy machine the heavy request's new connection

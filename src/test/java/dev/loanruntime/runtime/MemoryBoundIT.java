@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.hostile.HostileTally;
 import dev.loanruntime.settings.ThreadModel;
@@ -43,6 +44,7 @@ import static org.hamcrest.Matchers.is;
  * keeps the heap-derived default (4 at 512 MiB) against 200 handler threads, half of them deriving inline.
  */
 @ExtendWith(HostileTally.class)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class MemoryBoundIT {
     private static final int REQUESTS = 500;
 

@@ -10,10 +10,12 @@ import io.helidon.config.Config;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import dev.loanruntime.serve.LoanServer;
 import dev.loanruntime.serve.ServeOptions;
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.Locks;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
@@ -23,6 +25,7 @@ import static org.hamcrest.Matchers.is;
  * Little's law with waits instead of CPU, so that the bound is the pool, not the machine.
  */
 @Timeout(60)
+@ResourceLock(Locks.GLOBAL_METER_REGISTRY)
 class PlatformThreadsIT {
     private static final int THREADS = 2;
     private static final int REQUESTS = 6;

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.RawHttp;
@@ -24,6 +25,7 @@ import static org.hamcrest.Matchers.is;
  * passes, its connection's thread is ready to run, not waiting for bytes, and must not be cut.
  */
 @Timeout(90)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class HeadDeadlineOnAHeldCarrierIT {
     private static final Duration DEADLINE = Duration.ofSeconds(2);
 

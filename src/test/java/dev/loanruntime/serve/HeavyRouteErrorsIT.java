@@ -8,17 +8,20 @@ import java.util.concurrent.Executors;
 import io.helidon.config.Config;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import dev.loanruntime.crypto.BlockingHasher;
 import dev.loanruntime.crypto.FailingHasher;
 import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.Locks;
 
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
 /** The heavy routes' errors, with hand-written hashers so the test controls when and how a derivation ends. */
+@ResourceLock(Locks.GLOBAL_METER_REGISTRY)
 class HeavyRouteErrorsIT {
     private static final String JSON = "application/json; charset=utf-8";
 

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
@@ -25,6 +26,7 @@ import static org.hamcrest.Matchers.is;
  * request gets 503 {@code overloaded} with Retry-After, and what each one lets through beside it.
  */
 @Timeout(180)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class OverloadIT {
     @Test
     void theListenersFixedLimitRefusesEveryRequestPastItsPermitsTheLightOnesToo() throws Exception {

@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.stages.StageTimes;
 import dev.loanruntime.testing.ServerProcess;
@@ -29,6 +30,7 @@ import static org.hamcrest.Matchers.nullValue;
  * without allocating. Bounds are generous: they tell "waited for the heavy one" from "did not", nothing finer.
  */
 @Timeout(180)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class RequestStagesIT {
     private static final long SPIN_MS = 600;
     private static final String ASK = "Loan-Timing: on";

@@ -10,8 +10,10 @@ import io.helidon.webserver.testing.junit5.SetUpRoute;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import dev.loanruntime.runtime.Carriers;
+import dev.loanruntime.testing.Locks;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -23,6 +25,7 @@ import static org.hamcrest.Matchers.is;
  * (carriers, platform threads, signals, the cluster) is tested against servers in child JVMs (the *IT classes).
  */
 @RoutingTest
+@ResourceLock(Locks.GLOBAL_METER_REGISTRY)
 class RoutesWithoutAListenerTest {
     private static LoanApp app;
     private final DirectClient client;

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.ServerProcess;
@@ -20,6 +21,7 @@ import static org.hamcrest.Matchers.not;
  * method, path, status and stages in order; a quick one gets none.
  */
 @Timeout(90)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class SlowRequestLogIT {
     @Test
     void aRequestOverTheThresholdIsLoggedWithItsStagesAndAQuickOneIsNot() throws Exception {

@@ -5,8 +5,10 @@ import java.nio.file.Path;
 import io.helidon.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.Locks;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
@@ -18,6 +20,7 @@ import static org.hamcrest.Matchers.lessThan;
  * requests come from the same route list that {@code GET /} answers, so a new route is warmed up (or, marked, left
  * out) without a second list to keep.
  */
+@ResourceLock(Locks.GLOBAL_METER_REGISTRY)
 class WarmUpIT {
     @TempDir
     Path dir;

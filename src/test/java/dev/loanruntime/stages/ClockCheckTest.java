@@ -3,6 +3,7 @@ package dev.loanruntime.stages;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.allOf;
@@ -11,6 +12,7 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
 
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class ClockCheckTest {
     @Test
     void aSlowClockSourceIsNamedInAWarningAndAFastOneIsNot() {

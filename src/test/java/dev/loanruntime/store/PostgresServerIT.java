@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.PostgresProcess;
@@ -33,6 +34,7 @@ import static org.hamcrest.Matchers.not;
 
 /** A server on a real PostgreSQL: its outages, its pool's bound, a wait in the database, its password. */
 @Timeout(180)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class PostgresServerIT {
     @RegisterExtension
     static final TestPostgres PG = new TestPostgres();

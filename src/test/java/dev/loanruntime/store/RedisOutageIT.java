@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.RedisProcess;
@@ -34,6 +35,7 @@ import static org.hamcrest.Matchers.lessThanOrEqualTo;
  * others keep working, health says the store is down, and service resumes by itself. The test owns the
  * redis-server (persistent: it syncs every write before answering, so what was acknowledged survives the kill).
  */
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class RedisOutageIT {
     /** "About one second", with room for a loaded machine. */
     private static final Duration PROMPT = Duration.ofSeconds(2);

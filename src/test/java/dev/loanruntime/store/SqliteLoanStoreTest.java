@@ -7,12 +7,16 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+@ResourceLock(value = Resources.SYSTEM_ERR, mode = ResourceAccessMode.READ)   // a native library's warning
 class SqliteLoanStoreTest extends LoanStoreContract {
     @TempDir
     Path dir;

@@ -18,6 +18,7 @@ import io.helidon.config.Config;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.serve.LoanServer;
@@ -32,6 +33,7 @@ import static org.hamcrest.Matchers.lessThan;
 
 /** A server on an SQLite file: what reaches the file, and what a client gets while the file cannot be written. */
 @Timeout(60)
+@Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class SqliteServerIT {
     @TempDir
     Path dir;
