@@ -82,7 +82,8 @@ public final class ServeOptions {
     private Integer cryptoThreads;
 
     @Option(names = "--crypto-queue", defaultValue = "64", paramLabel = "N",
-            description = "Derivations that may wait for a crypto thread; beyond that, 503 at once "
+            description = "Derivations that may wait, each bound apart: for a crypto thread (the pooled routes) and "
+                    + "for the memory of --max-derivations (any route); past either, 503 busy at once "
                     + "(default: ${DEFAULT-VALUE}).")
     @Range(min = 0, max = 100_000)
     private int cryptoQueue;
