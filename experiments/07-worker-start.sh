@@ -36,14 +36,13 @@ echo "--- serve: process start -> first answered /books (alternating, $RUNS each
 for i in $(seq "$RUNS"); do
   # not in $(...): the server it starts must be on this shell's cleanup stack
   START_LOG="$OUT/serve-plain-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
-    "$JAVA" -cp "$JAR" dev.loanruntime.Main serve --port "$PORT" >"$OUT/start.ms"
+    "$JAVA" -jar "$JAR" serve --port "$PORT" >"$OUT/start.ms"
   read -r plain <"$OUT/start.ms"
   figure start.plain "$plain" ms "serve start -> first /books, no AOT cache"
   aot=-
   if $HAVE_CACHE; then
     START_LOG="$OUT/serve-aot-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
-      "$JAVA" -XX:AOTCache="$CACHE" '-Xlog:aot*=error' -cp "$JAR" dev.loanruntime.Main serve --port "$PORT" \
-      >"$OUT/start.ms"
+      "$JAVA" -XX:AOTCache="$CACHE" '-Xlog:aot*=error' -jar "$JAR" serve --port "$PORT" >"$OUT/start.ms"
     read -r aot <"$OUT/start.ms"
     figure start.aot "$aot" ms "serve start -> first /books, AOT cache"
   fi

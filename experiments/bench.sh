@@ -46,7 +46,7 @@ require_tools jq
 begin_experiment bench "How does the loan service measure up to bare Helidon and a Node.js peer, figure by figure, on this machine?"
 
 CORES=$(nproc)
-EVERY_VARIANT=true   # --short leaves out the variants beside the defaults
+EVERY_VARIANT=true   # --short and --smoke leave out the variants beside the defaults
 BOOKS_PAIRS=5   # figure 1's interleaved pairs: at least 5 in a record, 1 in a quick pass
 case $MODE in
   full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=3; WAIT_LEVELS=(1000 10000)

@@ -17,7 +17,7 @@ rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo -
 sample_rss() { while kill -0 "$1" 2>/dev/null; do rss_kib "$1"; sleep 0.1; done; }
 
 wait_kinds=(virtual platform)
-if $EVERY_VARIANT; then
+if $EVERY_VARIANT || [ "$MODE" = smoke ]; then   # the smoke too: no other figure asks the peers to wait
   wait_kinds+=(bare)
   if $HAVE_NODE; then wait_kinds+=(node); else skip "the Node.js peer (no node)"; fi
 fi

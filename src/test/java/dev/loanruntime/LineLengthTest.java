@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.empty;
 
-/** The main sources wrap at 120 columns, as the rest of the project does: a reader sees every line whole. */
+/** The main sources wrap at 120 columns: a reader sees every line whole. */
 class LineLengthTest {
     private static final int COLUMNS = 120;
 

@@ -15,9 +15,10 @@ import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.serve.ServeOptions;
 
 /**
- * The command line of a worker JVM: the primary's own java, the JDK's AOT cache when one matches, the project's
- * class path, the primary's own main class, {@code serve} with the cluster's options (plus {@code --standby} for a
- * spare), and the worker id in the environment ({@code LOAN_WORKER_ID}), with the store's passwords
+ * The command line of a worker JVM: the primary's own java, the JDK's AOT cache when one matches, then
+ * {@code -jar JAR} for the packaged project (the jar's manifest names the main class and allows native access) or
+ * {@code --enable-native-access=ALL-UNNAMED -cp CLASS_PATH MAIN_CLASS} for a class path of directories and jars,
+ * {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in the environment ({@code LOAN_WORKER_ID}), with the store's passwords
  * ({@code LOAN_STORE_PASSWORD}, {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user
  * of the machine.
  */
@@ -27,8 +28,9 @@ final class WorkerLauncher {
     private final Map<String, String> storeEnvironment;
 
     /**
-     * Workers run {@code mainClass}, the class of the command line that runs this primary: it is passed in, not
-     * named here, because the composition root depends on this package and never the other way.
+     * Workers run {@code mainClass}, the class of the command line that runs this primary (from the packaged jar,
+     * its manifest's, the same class): it is passed in, not named here, because the composition root depends on
+     * this package and never the other way.
      */
     WorkerLauncher(Class<?> mainClass, ServeOptions options) {
         this(javaBinary(), projectClassPath(mainClass.getClassLoader(), System.getProperty("java.class.path")),

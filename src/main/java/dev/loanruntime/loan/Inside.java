@@ -77,8 +77,8 @@ enum Inside implements Labelled {
     private static volatile Object lastMonitor;
 
     /**
-     * Blocks the calling thread for {@code ms} milliseconds in this way; {@code pool} is null unless {@link
-     * #needsPool}.
+     * Blocks the calling thread for {@code ms} milliseconds in this way; {@code pool} is null unless
+     * {@link #needsPool}.
      */
     abstract void await(int ms, Pool pool) throws InterruptedException;
 
