@@ -26,13 +26,15 @@ ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
 RUN_S=${RUN_S:-10}
 LIGHT_RATE=${LIGHT_RATE:-50}
 WARM_S=3
+HEAVY_MARGIN_S=6   # the heavy loops go on this long after the light run should have ended
 CPUS=$(nproc)
 [ "$CPUS" -ge 2 ] || { echo "13-carrier-delay.sh needs 2 CPUs (servers on CPU 0, clients on CPU 1)" >&2; exit 1; }
 HAVE_NODE=false; command -v node > /dev/null && HAVE_NODE=true
 begin_experiment 13-carrier-delay "How late does ready work get to run while heavy work runs, in each execution model and beside Node's and Netty's event loops?"
 echo "rounds:  $ROUNDS per case; heavy loops from ${WARM_S}s before the light run; light: /books at ${LIGHT_RATE}/s for ${RUN_S}s, open loop"
 echo "delay:   /runtime carrierDelay.last10s after the light run (each server's own probe, resolution 10 ms)"
-for s in rounds:"$ROUNDS" run-seconds:"$RUN_S" light-rate:"$LIGHT_RATE" warm-seconds:"$WARM_S" cpus:"$CPUS"; do
+for s in rounds:"$ROUNDS" run-seconds:"$RUN_S" light-rate:"$LIGHT_RATE" warm-seconds:"$WARM_S" \
+  heavy-margin-seconds:"$HEAVY_MARGIN_S" cpus:"$CPUS"; do
   setting "${s%%:*}" "${s#*:}"
 done
 $HAVE_NODE || echo "node:    missing: the Node.js cases are skipped"
@@ -69,15 +71,24 @@ run_case() {
   "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path "$heavy" --concurrency "$loops" \
     --requests $((2 * loops)) --timeout 120s > "$base.warm.txt" || true
   [ "$kind" = node ] || "$JAVA_HOME/bin/jcmd" "$SERVER_PID" GC.run > /dev/null
+  # The heavy loops must outlast the light run, whose start (a JVM, then warm-up requests that may wait behind the
+  # heavy work) varies: a margin, and a check below that they did.
   start_bg "$base.heavy.txt" "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path "$heavy" \
-    --concurrency "$loops" --duration $((WARM_S + RUN_S + 1))s --timeout 120s --json "$base.heavy.json"
+    --concurrency "$loops" --duration $((WARM_S + RUN_S + HEAVY_MARGIN_S))s --timeout 120s --json "$base.heavy.json"
   local heavy_pid=$BG_PID
   sleep "$WARM_S"
   "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /books --rate "$LIGHT_RATE" \
     --warmup-requests "$LIGHT_RATE" --duration "${RUN_S}s" --timeout 60s --json "$base.light.json" > "$base.light.txt" || true
+  local covered=true
+  is_running "$heavy_pid" || covered=false
   curl -s --max-time 60 "$SERVER_URL/runtime" > "$base.runtime.json"
   wait_pid "$heavy_pid" || true
   stop_server "$SERVER_PID"
+  if ! $covered; then
+    # the light run (or the window /runtime reports) outlasted the heavy loops: it measured an idle server
+    echo "  round $round $key: the heavy loops ended before the light run did: not measured"
+    rm -f "$base.runtime.json" "$base.light.json"
+  fi
   local d=.carrierDelay.last10s
   figure "delay.p50.$key" "$(json_get "$base.runtime.json" "$d.p50Ms")" ms "delay p50 over the last 10 s: $key"
   figure "delay.p99.$key" "$(json_get "$base.runtime.json" "$d.p99Ms")" ms "delay p99 over the last 10 s: $key"
