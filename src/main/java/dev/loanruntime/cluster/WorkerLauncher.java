@@ -18,9 +18,9 @@ import dev.loanruntime.serve.ServeOptions;
  * The command line of a worker JVM: the primary's own java, the JDK's AOT cache when one matches, then
  * {@code -jar JAR} for the packaged project (the jar's manifest names the main class and allows native access) or
  * {@code --enable-native-access=ALL-UNNAMED -cp CLASS_PATH MAIN_CLASS} for a class path of directories and jars,
- * {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in the environment ({@code LOAN_WORKER_ID}), with the store's passwords
- * ({@code LOAN_STORE_PASSWORD}, {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user
- * of the machine.
+ * {@code serve} with the cluster's options (plus {@code --standby} for a spare), and the worker id in the
+ * environment ({@code LOAN_WORKER_ID}), with the store's passwords ({@code LOAN_STORE_PASSWORD},
+ * {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user of the machine.
  */
 final class WorkerLauncher {
     static final String WORKER_ID_ENV = PrimaryWatch.WORKER_ID_ENV;
