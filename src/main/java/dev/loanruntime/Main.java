@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.Objects;
 import java.util.Set;
 
 import picocli.CommandLine;
@@ -67,11 +66,7 @@ public final class Main implements Runnable {
                 .setErr(err)
                 .setDefaultValueProvider(defaults)
                 // a bad value that came from the environment or application.yaml is named by where it was set
-                .setParameterExceptionHandler((e, a) -> {
-                    String explained = defaults.explain(e.getMessage(), a);
-                    return UsageError.handle(Objects.equals(explained, e.getMessage()) ? e
-                            : new CommandLine.ParameterException(e.getCommandLine(), explained), a);
-                });
+                .setParameterExceptionHandler((e, a) -> UsageError.handle(e, a, defaults::sourceOf));
         // Every command's -V/--version (mixinStandardHelpOptions) prints this line: picocli hands a subcommand no
         // version provider of its parent's, and without one -V prints nothing.
         withVersion(cli, new Version());

@@ -3,9 +3,12 @@ package dev.loanruntime.cli;
 import java.io.PrintWriter;
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -19,8 +22,10 @@ import picocli.CommandLine;
  * {@link #handle} prints as that one line before the command exits with status 2. Runs on the caller's thread.
  */
 public final class UsageError {
-    /** {@code ... option '--NAME': ... but was 'VALUE'} at the end of a message. */
-    private static final Pattern BUT_WAS = Pattern.compile("option '(--[a-z0-9-]+)'.* but was '([^']*)'$");
+    /** The option a message names: {@code option '--NAME'}. */
+    private static final Pattern OPTION = Pattern.compile("option '(--[a-z0-9-]+)'");
+    /** The bad value at the end of a message: {@code but was 'VALUE'}. */
+    private static final Pattern BUT_WAS = Pattern.compile(" but was '([^']*)'$");
     /** The exit status of every usage error. */
     public static final int STATUS = 2;
 
@@ -121,22 +126,33 @@ public final class UsageError {
     }
 
     /**
-     * The error's message with the bad value as the user typed it: a range check reads the converted value back
-     * ({@code 0ms} would read {@code 0s}), while the command line holds what was typed.
+     * The error's message, rewritten once for the option it names: typed on the command line, the bad value as typed
+     * (a range check reads the converted value back, so {@code 0ms} would read {@code 0s}); set elsewhere, where
+     * ({@code option '--carriers' (set by LOAN_CARRIERS): ...}).
      */
-    private static String asTyped(CommandLine.ParameterException e) {
-        String message = e.getMessage();
-        Matcher m = BUT_WAS.matcher(message == null ? "" : message);
+    private static String described(CommandLine.ParameterException e, String[] args,
+            Function<String, Optional<String>> sourceOf) {
+        String message = e.getMessage() == null ? "" : e.getMessage();
+        Matcher m = OPTION.matcher(message);
+        if (!m.find()) {
+            return message;
+        }
+        String option = m.group(1);
+        boolean typed = Arrays.stream(args).anyMatch(a -> a.equals(option) || a.startsWith(option + "="));
+        if (!typed) {
+            String named = message.substring(0, m.end());
+            String rest = message.substring(m.end());
+            return sourceOf.apply(option).map(source -> named + " (set by " + source + ")" + rest).orElse(message);
+        }
+        Matcher value = BUT_WAS.matcher(message);
         CommandLine.ParseResult parsed = e.getCommandLine().getParseResult();
-        if (!m.find() || parsed == null) {
+        CommandLine.Model.OptionSpec spec = parsed == null ? null : parsed.matchedOption(option);
+        List<String> original = spec == null ? List.of() : spec.originalStringValues();
+        if (!value.find() || original.isEmpty()) {
             return message;
         }
-        CommandLine.Model.OptionSpec option = parsed.matchedOption(m.group(1));
-        List<String> typed = option == null ? List.of() : option.originalStringValues();
-        if (typed.isEmpty()) {
-            return message;
-        }
-        return message.substring(0, m.start(2)) + typed.get(typed.size() - 1) + message.substring(m.end(2));
+        String asTyped = original.get(original.size() - 1);
+        return message.substring(0, value.start(1)) + asTyped + message.substring(value.end(1));
     }
 
     /** Levenshtein distance: the fewest letters added, dropped or changed to turn {@code a} into {@code b}. */
@@ -159,11 +175,18 @@ public final class UsageError {
         return previous[b.length()];
     }
 
+    /** {@link #handle(CommandLine.ParameterException, String[], Function)} where no option is set elsewhere. */
+    public static int handle(CommandLine.ParameterException e, String[] args) {
+        return handle(e, args, option -> Optional.empty());
+    }
+
     /**
      * picocli's parameter-exception handler: the message alone, one line on the command's error stream, status 2; a
-     * mistyped option gets the options it may have meant on the same line.
+     * mistyped option gets the options it may have meant on the same line, and a bad value that was not typed says
+     * where it was set ({@code sourceOf}, e.g. {@link SettingsDefaults#sourceOf}).
      */
-    public static int handle(CommandLine.ParameterException e, String[] args) {
+    public static int handle(CommandLine.ParameterException e, String[] args,
+            Function<String, Optional<String>> sourceOf) {
         PrintWriter err = e.getCommandLine().getErr();
         String suggestion = "";
         if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()
@@ -173,7 +196,7 @@ public final class UsageError {
             suggestion = " (did you mean " + String.join(" or ", unmatched.getSuggestions().stream()
                     .sorted(Comparator.comparingInt(s -> distance(typed, s))).limit(3).toList()) + "?)";
         }
-        err.println(asTyped(e) + suggestion);
+        err.println(described(e, args, sourceOf) + suggestion);
         err.flush();
         return STATUS;
     }

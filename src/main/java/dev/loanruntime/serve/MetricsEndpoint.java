@@ -69,14 +69,16 @@ final class MetricsEndpoint implements HttpService {
             return;
         }
         res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-        res.send(labelled(quantilesInOrder(text.get().toString()), workerLabel));
+        res.send(tidied(text.get().toString(), workerLabel));
     }
 
     /**
-     * Prometheus {@code text} with each run of samples of one name that carry a {@code quantile} label sorted by it:
-     * Micrometer writes a family's children in the hash order of their tags (0.5, 1, 0.99).
+     * Prometheus {@code text}, read once: each run of samples of one name that carry a {@code quantile} label sorted by
+     * it (Micrometer writes a family's children in the hash order of their tags: 0.5, 1, 0.99), and every sample line
+     * with {@code label} first among its labels (a scrape through the cluster's one {@code SO_REUSEPORT} port reaches
+     * one worker at random, and says which); an empty {@code label} adds none.
      */
-    static String quantilesInOrder(String text) {
+    static String tidied(String text, String label) {
         List<String> lines = new ArrayList<>(List.of(text.split("\n", -1)));
         int i = 0;
         while (i < lines.size()) {
@@ -91,7 +93,21 @@ final class MetricsEndpoint implements HttpService {
             }
             i = Math.max(j, i + 1);
         }
-        return String.join("\n", lines);
+        StringBuilder out = new StringBuilder(text.length() + (label.isEmpty() ? 0 : text.length() / 4));
+        for (String line : lines) {
+            int brace = line.indexOf('{');
+            int space = line.indexOf(' ');
+            if (label.isEmpty() || line.isEmpty() || line.startsWith("#") || space < 0) {
+                out.append(line);
+            } else if (brace >= 0 && brace < space) {
+                out.append(line, 0, brace + 1).append(label).append(',').append(line, brace + 1, line.length());
+            } else {
+                out.append(line, 0, space).append('{').append(label).append('}').append(line, space, line.length());
+            }
+            out.append('\n');
+        }
+        out.setLength(out.length() - 1);    // the split's last piece had no newline after it
+        return out.toString();
     }
 
     /** The metric name of a sample line; null for a comment or a blank line. */
@@ -106,30 +122,5 @@ final class MetricsEndpoint implements HttpService {
     private static double quantile(String line) {
         Matcher m = QUANTILE.matcher(line);
         return m.find() ? Double.parseDouble(m.group(1)) : Double.NaN;
-    }
-
-    /**
-     * Every sample line of Prometheus {@code text} with {@code label} first among its labels: a scrape through the
-     * cluster's one {@code SO_REUSEPORT} port reaches one worker at random, and says which.
-     */
-    static String labelled(String text, String label) {
-        if (label.isEmpty()) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(text.length() + text.length() / 4);
-        for (String line : text.split("\n", -1)) {
-            int brace = line.indexOf('{');
-            int space = line.indexOf(' ');
-            if (line.isEmpty() || line.startsWith("#") || space < 0) {
-                out.append(line);
-            } else if (brace >= 0 && brace < space) {
-                out.append(line, 0, brace + 1).append(label).append(',').append(line, brace + 1, line.length());
-            } else {
-                out.append(line, 0, space).append('{').append(label).append('}').append(line, space, line.length());
-            }
-            out.append('\n');
-        }
-        out.setLength(out.length() - 1);    // the split's last piece had no newline after it
-        return out.toString();
     }
 }
