@@ -32,7 +32,6 @@ import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.is;
 
-
 /** Every route's contract: status, content type, JSON shape and errors. Run once per thread model. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ResourceLock(Locks.GLOBAL_METER_REGISTRY)
@@ -125,16 +124,6 @@ abstract class RouteContract {
         assertThat("answered after " + tookMs + " ms", tookMs >= 30);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"", "?ms=", "?ms=abc", "?ms=-1", "?ms=10001", "?ms=1.5", "?ms=99999999999"})
-    void catalogLookupRejectsABadWaitNamingIt(String query) {
-        Http.Response r = http.get("/catalog/lookup" + query);
-        assertThat(r.status(), is(400));
-        assertThat(r.header("content-type"), is(JSON));
-        assertThat(r.json().get("error").asText(), is("bad_query"));
-        assertThat(r.body(), r.json().get("message").asText().contains("'ms'"));
-    }
-
     @Test
     void runtimeReportsTheEffectiveModel() {
         JsonNode r = http.get("/runtime").json();
@@ -178,26 +167,6 @@ abstract class RouteContract {
                 "GET /observe/health"));
         // the list is the server's own route list, in its order: the one the warm-up reads too
         assertThat(routes, is(server.routes().stream().map(route -> route.method() + " " + route.path()).toList()));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"/nope", "/books/1", "/member", "/member/verify"})
-    void unknownPathIs404Json(String path) {
-        Http.Response r = http.get(path);
-        assertThat(r.status(), is(404));
-        assertThat(r.header("content-type"), is(JSON));
-        assertThat(r.json().get("error").asText(), is("route_not_found"));
-    }
-
-    @ParameterizedTest
-    @CsvSource({"POST,/books", "DELETE,/loan", "PUT,/status", "POST,/member/verify-pooled", "PATCH,/runtime",
-            "POST,/catalog/lookup?ms=1"})
-    void wrongMethodIs405WithAllow(String method, String path) {
-        Http.Response r = http.send(method, path);
-        assertThat(r.status(), is(405));
-        assertThat(r.header("allow"), is("GET, HEAD"));
-        assertThat(r.header("content-type"), is(JSON));
-        assertThat(r.json().get("error").asText(), is("method_not_allowed"));
     }
 
     @ParameterizedTest

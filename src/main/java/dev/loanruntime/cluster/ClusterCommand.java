@@ -73,12 +73,12 @@ public final class ClusterCommand implements Callable<Integer>, ServerCommand {
     public Integer call() {
         ServeOptions options = serve.validated(spec.commandLine());
         UsageError.orUsage(spec.commandLine(), () -> UsageError.checkRanges(this));
-        if (options.port() == 0) {
+        if (options.listener().port() == 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), UsageError.invalid("--port",
                     "an integer from 1 to 65535", 0).getMessage() + " (workers must share one known port)");
         }
         // A worker told to stop first drains (SIGTERM: not-ready, still serving), then finishes its requests.
-        Duration killAfter = Duration.ofSeconds(killTimeout).plus(options.drainDelay());
+        Duration killAfter = Duration.ofSeconds(killTimeout).plus(options.listener().drainDelay());
         Primary.Settings settings = new Primary.Settings(workers, spares, killAfter,
                 Duration.ofSeconds(startTimeout),
                 RestartPolicy.Settings.of(Duration.ofSeconds(minUptime), maxFastFailures));

@@ -50,7 +50,7 @@ final class WorkerLauncher {
         }
         cmd.addAll(serveArgs(options));
         this.command = List.copyOf(cmd);
-        this.storeEnvironment = options.store().environment();
+        this.storeEnvironment = options.storage().store().environment();
     }
 
     /**

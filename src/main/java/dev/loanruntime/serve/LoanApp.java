@@ -65,16 +65,18 @@ public final class LoanApp implements AutoCloseable {
         this.options = options;
         try {
             this.monitors = opened(new Monitors(options));
-            this.store = opened(options.store().open(new StoreSettings(options.storeReplicas(), options.storePool(),
-                    options.storePoolTimeout(), monitors.storePoolWaits::record, monitors.storePoolHolds::record)));
-            int maxRunning = options.maxDerivations() > 0
-                    ? options.maxDerivations()
+            StorageOptions storage = options.storage();
+            this.store = opened(storage.store().open(new StoreSettings(storage.storeReplicas(), storage.storePool(),
+                    storage.storePoolTimeout(), monitors.storePoolWaits::record, monitors.storePoolHolds::record)));
+            CryptoOptions crypto = options.crypto();
+            int maxRunning = crypto.maxDerivations() > 0
+                    ? crypto.maxDerivations()
                     : Derivations.defaultMaxRunning(Runtime.getRuntime().maxMemory(), ScryptCost.LESSON);
-            this.pool = opened(new CryptoPool(new Derivations(hasher, maxRunning, options.cryptoQueue()),
-                    options.cryptoThreads(), options.cryptoQueue(), RequestStamps::current,
+            this.pool = opened(new CryptoPool(new Derivations(hasher, maxRunning, crypto.cryptoQueue()),
+                    crypto.cryptoThreads(), crypto.cryptoQueue(), RequestStamps::current,
                     monitors.cryptoQueueWaits::record));
-            this.handlers = options.threads() == ThreadModel.PLATFORM
-                    ? opened(new PlatformHandlers(options.platformThreads())) : null;
+            this.handlers = options.execution().threads() == ThreadModel.PLATFORM
+                    ? opened(new PlatformHandlers(options.execution().platformThreads())) : null;
             this.runtime = new RuntimeService(options, carriers, pool, store, monitors);
             this.readiness = new Readiness(pool, store);
             opened(new ServerMetrics(registry, pool, store, runtime, monitors.inFlight));
@@ -134,7 +136,8 @@ public final class LoanApp implements AutoCloseable {
         Admission admission = monitors.admission();
         for (HttpService service : List.of(new BooksService(), new LoanService(store),
                 new MemberService(pool, admission),
-                new SessionService(pool, options.memberCost(), store, options.sessionTtl(), admission),
+                new SessionService(pool, options.crypto().memberCost(), store, options.storage().sessionTtl(),
+                        admission),
                 new CatalogService(store), runtime, new MetricsEndpoint(registry, options.workerId()))) {
             service.routing(index);
         }

@@ -17,6 +17,7 @@ import dev.loanruntime.http.RequestHeadDeadline;
 import dev.loanruntime.http.RouteIndex;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Threshold;
 import dev.loanruntime.stages.RequestPoints;
 import dev.loanruntime.stages.Stages;
 
@@ -32,7 +33,7 @@ public final class LoanServer implements AutoCloseable {
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         ClientDisconnects.quiet();
-        this.headDeadline = new RequestHeadDeadline(options.requestHeadTimeout());
+        this.headDeadline = new RequestHeadDeadline(options.listener().requestHeadTimeout());
         try {
             this.app = new LoanApp(options, carriers, hasher);
         } catch (RuntimeException | Error e) {
@@ -42,11 +43,12 @@ public final class LoanServer implements AutoCloseable {
         try {
             WebServerConfig.Builder builder = WebServer.builder()
                     .config(config.get("server"))
-                    .host(options.host())
-                    .port(options.port());
+                    .host(options.listener().host())
+                    .port(options.listener().port());
             HttpRouting.Builder routing = HttpRouting.builder();
             this.routes = app.routing(routing, http1(config, options, builder, headDeadline));
-            options.limit().create(Runtime.getRuntime().availableProcessors()).ifPresent(builder::concurrencyLimit);
+            options.overload().limit().create(Runtime.getRuntime().availableProcessors())
+                    .ifPresent(builder::concurrencyLimit);
             if (options.reusePort()) {
                 // Cluster workers: every worker binds the same port and the kernel spreads connections among them.
                 builder.putListenerSocketOption(StandardSocketOptions.SO_REUSEPORT, true);
@@ -79,10 +81,11 @@ public final class LoanServer implements AutoCloseable {
         Http1Config.Builder http1 = Http1Config.builder()
                 .name("http_1_1")       // replaces the one Helidon builds from the same node
                 .config(config.get("server.protocols.http_1_1"));
-        if (options.stages() == Recording.ON) {
-            return Stages.install(builder, http1, headDeadline, options.serverTiming(),
-                    options.logSlowRequests().on() ? Optional.of(options.logSlowRequests().threshold())
-                            : Optional.empty());
+        ObservationOptions observation = options.observation();
+        if (observation.stages() == Recording.ON) {
+            Threshold slow = observation.logSlowRequests();
+            return Stages.install(builder, http1, headDeadline, observation.serverTiming(),
+                    slow.on() ? Optional.of(slow.threshold()) : Optional.empty());
         }
         builder.protocols(List.of(http1.addReceiveListener(headDeadline).build()));
         return null;
@@ -95,7 +98,7 @@ public final class LoanServer implements AutoCloseable {
      * @throws IllegalStateException when the carrier setting did not take effect, or the server cannot listen
      */
     public static LoanServer start(ServeOptions options, Config config) {
-        var scrypt = options.scrypt().open();
+        var scrypt = options.crypto().scrypt().open();
         scrypt.fallback().ifPresent(why -> System.getLogger(LoanServer.class.getName())
                 .log(System.Logger.Level.WARNING, why));
         return start(options, config, scrypt.hasher());
@@ -103,14 +106,15 @@ public final class LoanServer implements AutoCloseable {
 
     /** Starts a server whose derivations use {@code hasher}. */
     static LoanServer start(ServeOptions options, Config config, PasswordHasher hasher) {
-        Carriers.Observation carriers = Carriers.verify(options.carriers());
+        Carriers.Observation carriers = Carriers.verify(options.execution().carriers());
         LoanServer loanServer = new LoanServer(options, config, carriers, hasher);
         // Helidon returns instead of throwing, after logging why with a stack trace, which StartFailure keeps for
         // this one line instead.
         Optional<String> failure = StartFailure.during(loanServer.server::start);
         if (!loanServer.server.isRunning()) {
             loanServer.close();
-            throw new IllegalStateException("cannot listen on " + options.host() + ":" + options.port() + failure
+            ListenerOptions listener = options.listener();
+            throw new IllegalStateException("cannot listen on " + listener.host() + ":" + listener.port() + failure
                     .map(why -> ": " + why).orElse(" (the port is taken, or the address is not this machine's)"));
         }
         return loanServer;

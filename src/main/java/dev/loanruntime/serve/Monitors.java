@@ -9,6 +9,7 @@ import dev.loanruntime.monitor.InFlight;
 import dev.loanruntime.monitor.LatencyWindows;
 import dev.loanruntime.monitor.WindowClock;
 import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Threshold;
 
 /**
  * What one server measures of itself, and the guard that reads it: the requests in flight, the carrier-delay probe
@@ -35,11 +36,12 @@ final class Monitors implements AutoCloseable {
 
     /** Starts the probe (when on) and the clock; returns at once. */
     Monitors(ServeOptions options) {
-        this.delay = options.carrierDelay() == Recording.ON
-                ? CarrierDelay.start(options.threads(), options.carrierDelayResolution())
+        this.delay = options.observation().carrierDelay() == Recording.ON
+                ? CarrierDelay.start(options.execution().threads(), options.observation().carrierDelayResolution())
                 : null;
         try {
-            this.guard = options.shedDelay().on() ? new DelayGuard(delay, options.shedDelay().threshold()) : null;
+            Threshold shedDelay = options.overload().shedDelay();
+            this.guard = shedDelay.on() ? new DelayGuard(delay, shedDelay.threshold()) : null;
             this.clock = new WindowClock(this::roll);
         } catch (RuntimeException | Error e) {
             if (delay != null) {

@@ -65,8 +65,8 @@ public final class RuntimeService implements HttpService {
     public Overload overload() {
         int cores = Runtime.getRuntime().availableProcessors();
         DelayGuard guard = monitors.guard;
-        Double bound = guard == null ? null : (double) options.shedDelay().threshold().toMillis();
-        return new Overload(options.limit().label(), options.limit().helidonConfig(cores),
+        Double bound = guard == null ? null : (double) options.overload().shedDelay().threshold().toMillis();
+        return new Overload(options.overload().limit().label(), options.overload().limit().helidonConfig(cores),
                 monitors.refusedByLimit.sum(), bound, guard != null && guard.shedding(), guard == null ? 0
                 : guard.shed(), pool.queueCapacity());
     }
@@ -76,10 +76,10 @@ public final class RuntimeService implements HttpService {
         var derivations = pool.derivations();
         return new Report(ProcessHandle.current().pid(),
                 options.workerId(),
-                options.threads().label(),
+                options.execution().threads().label(),
                 carriers.carriers(),
                 carriers.source(),
-                options.threads() == ThreadModel.PLATFORM ? options.platformThreads() : 0,
+                options.execution().threads() == ThreadModel.PLATFORM ? options.execution().platformThreads() : 0,
                 pool.threads(),
                 pool.queueCapacity(),
                 pool.queued(),

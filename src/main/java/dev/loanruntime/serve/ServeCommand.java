@@ -3,7 +3,6 @@ package dev.loanruntime.serve;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 
@@ -23,6 +22,7 @@ import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.monitor.Pinning;
 import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Threshold;
 import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUnavailableException;
 
@@ -54,7 +54,7 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
     public Integer call() throws InterruptedException {
         ServeOptions options = args.validated(spec.commandLine()).asWorker(workerId);
         // Before anything can create a virtual thread: the JDK reads these once, at the first one.
-        Carriers.configure(options.carriers());
+        Carriers.configure(options.execution().carriers());
         LogConfig.configureRuntime();
         Config config = ((SettingsDefaults) spec.commandLine().getDefaultValueProvider()).config();
         if (warmUpOnly) {
@@ -75,10 +75,10 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
             options = options.asWorker(promotedTo.getAsInt());
         }
 
-        if (options.pinWatch() == Recording.ON) {
-            Pinning.watch(options.logPinned());
+        if (options.observation().pinWatch() == Recording.ON) {
+            Pinning.watch(options.observation().logPinned());
         }
-        var scrypt = options.scrypt().open();
+        var scrypt = options.crypto().scrypt().open();
         scrypt.fallback().ifPresent(why -> System.err.println("loan-runtime: warning: " + why));
         LoanServer server;
         try {
@@ -87,13 +87,15 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
             System.err.println("loan-runtime: " + e.getMessage());
             return 1;
         }
-        if ("0.0.0.0".equals(options.host()) || "::".equals(options.host())) {
-            System.err.println("loan-runtime: warning: --host " + options.host()
+        String host = options.listener().host();
+        if ("0.0.0.0".equals(host) || "::".equals(host)) {
+            System.err.println("loan-runtime: warning: --host " + host
                     + " accepts connections from other machines; this service has no authentication");
         }
-        if (options.stages() == Recording.ON && options.serverTiming() == ServerTiming.ALWAYS
-                && !loopback(options.host())) {
-            System.err.println("loan-runtime: warning: --server-timing always on " + options.host()
+        ObservationOptions observation = options.observation();
+        boolean timingShown = observation.stages() == Recording.ON && observation.serverTiming() == ServerTiming.ALWAYS;
+        if (timingShown && !loopback(host)) {
+            System.err.println("loan-runtime: warning: --server-timing always on " + host
                     + " shows every client where each request's time goes inside this server");
         }
         StopRequest stop = new StopRequest();
@@ -105,12 +107,12 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         if (options.workerId() > 0) {
             PrimaryWatch.ofThisProcess(false).onGone(stop::now);
         }
-        System.out.println(StatusLines.serving(ProcessHandle.current().pid(), options.host(), server.port(),
-                servingDetails(server.report(), options.store().toString())));
+        System.out.println(StatusLines.serving(ProcessHandle.current().pid(), options.listener().host(), server.port(),
+                servingDetails(server.report(), options)));
         System.out.flush();
 
-        long drainMillis = options.drainDelay().toMillis();
-        stop.await(options.drainDelay(), () -> {
+        long drainMillis = options.listener().drainDelay().toMillis();
+        stop.await(options.listener().drainDelay(), () -> {
             server.drain();
             System.out.println(StatusLines.draining(ProcessHandle.current().pid(), drainMillis));
             System.out.flush();
@@ -125,14 +127,13 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
      * What the serving line tells after the address: the execution model (carriers for virtual threads, the pool's
      * size for platform ones), the crypto pool, the overload protections, the store and the scrypt provider.
      */
-    static String servingDetails(RuntimeService.Report r, String store) {
-        Double shed = r.overload().shedDelayMs();
+    static String servingDetails(RuntimeService.Report r, ServeOptions options) {
+        Threshold shed = options.overload().shedDelay();
         return "threads=%s %s crypto-threads=%d crypto-queue=%d max-derivations=%d limit=%s shed-delay=%s java=%s"
                 .formatted(r.threadModel(), r.platformThreads() > 0 ? "platform-threads=" + r.platformThreads()
                                 : "carriers=" + r.carriers(), r.cryptoThreads(), r.cryptoQueue(), r.derivationLimit(),
-                        r.overload().limit(), shed == null ? "off" : Durations.format(
-                                Duration.ofNanos(Math.round(shed * 1e6))), r.javaVersion())
-                + " store=" + store + " scrypt=" + r.hasher()
+                        r.overload().limit(), shed.on() ? Durations.format(shed.threshold()) : "off", r.javaVersion())
+                + " store=" + options.storage().store() + " scrypt=" + r.hasher()
                 + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
     }
 

@@ -34,6 +34,6 @@ class ConfiguredLimitsTest {
 
     @Test
     void theHeaderDeadlineIsTenSeconds() {
-        assertThat(dev.loanruntime.serve.ServeOptions.defaults().requestHeadTimeout(), is(Duration.ofSeconds(10)));
+        assertThat(dev.loanruntime.serve.ServeOptions.defaults().listener().requestHeadTimeout(), is(Duration.ofSeconds(10)));
     }
 }

@@ -10,8 +10,6 @@ import io.helidon.config.Config;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.crypto.ScryptCost;
@@ -22,7 +20,6 @@ import dev.loanruntime.testing.Http;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.allOf;
-import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
@@ -107,47 +104,6 @@ class SessionRoutesIT {
         assertThat(unknownMember.status(), is(401));
         assertThat(wrongPassword.json(), is(unknownMember.json()));
         assertThat(wrongPassword.text("error"), is("invalid_credentials"));
-    }
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "''                          | ",
-            "Bearer                      | ",
-            "Basic YWRhOnBhc3N3b3Jk      | ",
-            "Bearer not-a-token-we-made  | "})
-    void sessionWithoutAKnownTokenIsUnknown(String authorization) {
-        Http.Response session = authorization.isEmpty()
-                ? http.get(base + "/member/session")
-                : http.get(base + "/member/session", "Authorization", authorization);
-        assertThat(session.status(), is(401));
-        assertThat(session.text("error"), is("unknown_session"));
-    }
-
-    @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "{                               | bad_json      | JSON",
-            "[\"ada\", \"password\"]         | bad_json      | member",
-            "{\"password\": \"password\"}    | missing_field | 'member'",
-            "{\"member\": \"ada\"}           | missing_field | 'password'",
-            "{\"member\": 7, \"password\": \"p\"} | bad_field | 'member'",
-            "{\"member\": \"ada\", \"password\": \"\"} | bad_field | 'password'"})
-    void malformedLoginIs400NamingTheProblem(String body, String code, String named) {
-        Http.Response answer = http.post(base + "/member/login", body);
-        assertThat(answer.status(), is(400));
-        assertThat(answer.text("error"), is(code));
-        assertThat(answer.text("message"), containsString(named));
-    }
-
-    @Test
-    void oversizedLoginBodyIsRefused() {
-        String body = "{\"member\": \"ada\", \"password\": \"" + "x".repeat(5000) + "\"}";
-        assertThat(http.post(base + "/member/login", body).status(), is(413));
-    }
-
-    @Test
-    void loginAnswersOnlyPost() {
-        Http.Response answer = http.get(base + "/member/login");
-        assertThat(answer.status(), is(405));
     }
 
     @Test

@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Option;
 
+import dev.loanruntime.cli.OptionFields;
 import dev.loanruntime.cli.Converters;
 import dev.loanruntime.cli.Range;
 import dev.loanruntime.settings.Recording;
@@ -54,9 +55,9 @@ class ServeOptionsTest {
     @Test
     void aWorkersOptionsKeepAStorePasswordThatTheStoresTextLeavesOut() {
         ServeOptions options = ServeOptions.parse("--store", "redis://:s3cret@127.0.0.1:6379");
-        assertThat(options.store().toString(), not(org.hamcrest.Matchers.containsString("s3cret")));
-        assertThat(options.asWorker(2).store().environment().values(), org.hamcrest.Matchers.hasItem("s3cret"));
-        assertThat(options.with("--port", "0").store().environment(), is(options.store().environment()));
+        assertThat(options.storage().store().toString(), not(org.hamcrest.Matchers.containsString("s3cret")));
+        assertThat(options.asWorker(2).storage().store().environment().values(), org.hamcrest.Matchers.hasItem("s3cret"));
+        assertThat(options.with("--port", "0").storage().store().environment(), is(options.storage().store().environment()));
     }
 
     @Test
@@ -127,13 +128,13 @@ class ServeOptionsTest {
 
     @Test
     void storeReplicasDefaultToOneBehindSentinelAndMustBeZeroWithoutRedis() {
-        assertThat(ServeOptions.parse().storeReplicas(), is(0));
-        assertThat(ServeOptions.parse("--store", "redis://h:1").storeReplicas(), is(0));
-        assertThat(ServeOptions.parse("--store", "redis-sentinel://h:1/m").storeReplicas(), is(1));
-        assertThat(ServeOptions.defaults().with("--store", "redis-sentinel://h:1/m").storeReplicas(), is(1));
-        assertThat(ServeOptions.parse("--store", "redis-sentinel://h:1/m", "--store-replicas", "0").storeReplicas(),
+        assertThat(ServeOptions.parse().storage().storeReplicas(), is(0));
+        assertThat(ServeOptions.parse("--store", "redis://h:1").storage().storeReplicas(), is(0));
+        assertThat(ServeOptions.parse("--store", "redis-sentinel://h:1/m").storage().storeReplicas(), is(1));
+        assertThat(ServeOptions.defaults().with("--store", "redis-sentinel://h:1/m").storage().storeReplicas(), is(1));
+        assertThat(ServeOptions.parse("--store", "redis-sentinel://h:1/m", "--store-replicas", "0").storage().storeReplicas(),
                 is(0));
-        assertThat(ServeOptions.parse("--store", "redis://h:1", "--store-replicas", "2").asWorker(1).storeReplicas(),
+        assertThat(ServeOptions.parse("--store", "redis://h:1", "--store-replicas", "2").asWorker(1).storage().storeReplicas(),
                 is(2));
 
         assertThat(error("--store", "redis://h:1", "--store-replicas", "-1"),
@@ -145,8 +146,8 @@ class ServeOptionsTest {
 
     @Test
     void thePinWatchIsOnUnlessTurnedOffAndLoggingPinsNeedsIt() {
-        assertThat(ServeOptions.parse().pinWatch(), is(Recording.ON));
-        assertThat(ServeOptions.parse("--pin-watch", "off").asWorker(1).pinWatch(), is(Recording.OFF));
+        assertThat(ServeOptions.parse().observation().pinWatch(), is(Recording.ON));
+        assertThat(ServeOptions.parse("--pin-watch", "off").asWorker(1).observation().pinWatch(), is(Recording.OFF));
         assertThat(error("--pin-watch", "off", "--log-pinned", "20ms"),
                 is("Invalid value for option '--log-pinned': expected off unless --pin-watch on (its lines are the "
                         + "pins it sees) but was '20ms'"));
@@ -221,9 +222,7 @@ class ServeOptionsTest {
     }
 
     private static List<Field> optionFields() {
-        return java.util.Arrays.stream(ServeOptions.class.getDeclaredFields())
-                .filter(f -> f.isAnnotationPresent(Option.class))
-                .toList();
+        return OptionFields.fields(ServeOptions.class);
     }
 
     private static List<String> optionNames() {
