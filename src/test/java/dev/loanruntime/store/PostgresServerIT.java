@@ -89,7 +89,10 @@ class PostgresServerIT {
                     () -> http.get("/catalog/lookup?ms=3000&inside=db").status(), clients);
             await("the only connection is in use").atMost(Duration.ofSeconds(10))
                     .until(() -> pool(http).path("active").asInt(), is(1));
-            unavailable(http.get("/loan"));
+            Http.Response refused = http.get("/loan");
+            unavailable(refused);
+            // the refusal is the pool's timeout, counted as such
+            assertThat(refused.body(), pool(http).path("timeouts").asLong(), greaterThanOrEqualTo(1L));
             // a busy pool is not a database that is down: readiness stays up, and a scrape queues for no connection
             Http.Response ready = http.get("/observe/health/ready");
             assertThat(ready.body(), ready.status(), is(200));
