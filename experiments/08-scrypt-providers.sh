@@ -7,11 +7,11 @@
 #     vs 4), with the server's GC pauses from -Xlog:gc; bouncycastle under ZGC; the Node.js peer beside.
 # (c) the smallest -Xmx with which a default server serves two looping heavy clients and /books, then a burst of
 #     heavy requests, without an error other than 503 and without an OutOfMemoryError.
-# --short: one round; (a) one single derivation and cores in the pool; (b) only reuse and bouncycastle on a pool of
-# cores, 3 s of wrk; no (c): its burst alone keeps the crypto pool busy for most of a minute (PARTS=abc brings it
-# back, with -Xmx256m only).
-# Settings (environment): ROUNDS (3, --short 1), HEAVY_CLIENTS (4), WRK_SECONDS (10, --short 3), HEAPS (MiB;
-# "64 96 128 256", --short "256"), BURST (200), PARTS (any of a, b, c; abc, --short ab).
+# --short: one round of (b) and one single derivation, but three rounds of (a) (it takes seconds, and efficiencies
+# near their goal of 0.9 need more than one run); (b) only reuse and bouncycastle on a pool of cores, 3 s of wrk; no
+# (c): its burst alone keeps the crypto pool busy for most of a minute (PARTS=abc brings it back, with -Xmx256m only).
+# Settings (environment): ROUNDS (3, --short 1; (a) runs at least 3), HEAVY_CLIENTS (4), WRK_SECONDS (10, --short
+# 3), HEAPS (MiB; "64 96 128 256", --short "256"), BURST (200), PARTS (any of a, b, c; abc, --short ab).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
@@ -21,7 +21,8 @@ ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
 CORES=$(nproc)
 PROVIDERS=(reuse bouncycastle conscrypt)
 SINGLE=$(full_or_short 3 1)                       # derivations alone, per provider and round
-POOL_COUNT=$(full_or_short $((2 * CORES)) "$CORES")   # derivations on the pool of cores threads
+POOL_COUNT=$((2 * CORES))                         # derivations on the pool of cores threads
+A_ROUNDS=$(( ROUNDS > 3 ? ROUNDS : 3 ))           # rounds of (a)
 HEAVY_CLIENTS=${HEAVY_CLIENTS:-4}
 WRK_SECONDS=${WRK_SECONDS:-$(full_or_short 10 3)}
 read -r -a HEAPS <<< "${HEAPS:-$(full_or_short "64 96 128 256" 256)}"
@@ -37,7 +38,7 @@ HAVE_NODE=false; command -v node > /dev/null && HAVE_NODE=true
 begin_experiment 08-scrypt-providers \
   "How do the scrypt providers compare in CPU, memory and GC, and what do they do to the light requests' tail beside heavy work?"
 echo "cores:   nproc = $CORES"
-echo "(a)      derive --threads $CORES --count $POOL_COUNT --single $SINGLE (alone, then on a pool of cores), per provider, $ROUNDS rounds"
+echo "(a)      derive --threads $CORES --count $POOL_COUNT --single $SINGLE (alone, then on a pool of cores), per provider, $A_ROUNDS rounds"
 echo "(b)      $HEAVY_CLIENTS closed-loop clients on /member/verify-pooled + wrk -t2 -c50 -d${WRK_SECONDS}s --latency /books,"
 echo "         per provider (${BOOKS_PROVIDERS[*]}) x --crypto-threads ${POOLS[*]}$($BESIDE && echo ", plus /books alone, bouncycastle with -XX:+UseZGC and the")"
 $BESIDE && echo "         Node.js peer ($($HAVE_NODE && node --version || echo 'no node: skipped'))"
@@ -46,7 +47,7 @@ if [[ $PARTS == *c* ]]; then
   echo "(c)      -Xmx ${HEAPS[*]} MiB, default settings: $CORES looping heavy clients + wrk /books for ${WRK_SECONDS}s, then"
   echo "         $BURST concurrent heavy requests"
 fi
-for s in rounds:"$ROUNDS" single:"$SINGLE" pool-count:"$POOL_COUNT" heavy-clients:"$HEAVY_CLIENTS" \
+for s in rounds:"$ROUNDS" a-rounds:"$A_ROUNDS" single:"$SINGLE" pool-count:"$POOL_COUNT" heavy-clients:"$HEAVY_CLIENTS" \
     wrk-seconds:"$WRK_SECONDS" heaps:"${HEAPS[*]}" burst:"$BURST" parts:"$PARTS"; do
   setting "${s%%:*}" "${s#*:}"
 done
@@ -63,7 +64,7 @@ uptime_s() { ps -o etimes= -p "$1" | tr -d ' '; }
 
 if [[ $PARTS == *a* ]]; then
 echo "--- (a) derivations per second, no server ---"
-for round in $(seq 1 "$ROUNDS"); do
+for round in $(seq 1 "$A_ROUNDS"); do
   for provider in "${PROVIDERS[@]}"; do
     f="$OUT/derive-$provider-$round.json"
     loan_runtime derive --scrypt "$provider" --threads "$CORES" --count "$POOL_COUNT" --single "$SINGLE" \
@@ -89,7 +90,7 @@ done
 figure_per_round derive.cpu-ratio.reuse-over-bouncycastle 'a / b' derive.cpu-ms.reuse derive.cpu-ms.bouncycastle "" \
   "CPU of one derivation alone: reuse / bouncycastle"
 echo
-table derive "derive per provider (medians of $ROUNDS rounds; alloc: by the deriving thread during one derivation alone; \
+table derive "derive per provider (medians of $A_ROUNDS rounds; alloc: by the deriving thread during one derivation alone; \
 ideal = cores x 1000 / single ms; efficiency = pool rate / ideal; cpu efficiency = CPU alone / side by side; GCs: \
 collections during the pool phase)" \
   provider "single ms" "cpu ms" "alloc bytes" "pool deriv/s" "ideal deriv/s" efficiency "cpu efficiency" "pool GCs"

@@ -6,7 +6,7 @@
 # waiting derivation, three derivations at once (the queue's wait shows as crypto-queue, the one beyond it as a
 # 503); (f) one carrier, a pooled derivation and an inline one 300 ms later (the pooled request, done deriving,
 # waits in resume for the carrier the inline one holds). Servers on CPU 0 and the client on CPU 1, except (c): on
-# one CPU the default is one carrier, so (c) runs both unpinned. Each case runs ROUNDS rounds (3; --short: 1): every
+# one CPU the default is one carrier, so (c) runs both unpinned. Each case runs ROUNDS rounds (3; --short: 2): every
 # round's figures are recorded, and each verdict stands on their median.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ source experiments/lib/init.sh
 
 run_mode "$@"
 require_tools jq taskset
-ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
+ROUNDS=${ROUNDS:-$(full_or_short 3 2)}   # two even in a quick pass: one run cannot tell a goal met from noise
 begin_experiment 09-request-stages "Where does each request of the lesson's pattern wait, stage by stage, in each execution model?"
 echo "rounds:  $ROUNDS per case; the stages of the last round are shown, the figures and verdicts take every round"
 setting rounds "$ROUNDS"

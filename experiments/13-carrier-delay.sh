@@ -26,7 +26,8 @@ ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
 RUN_S=${RUN_S:-10}
 LIGHT_RATE=${LIGHT_RATE:-50}
 WARM_S=3
-HEAVY_MARGIN_S=6   # the heavy loops go on this long after the light run should have ended
+HEAVY_MARGIN_S=10  # the heavy loops go on this long after the light run should have ended
+LIGHT_WARMUP=5     # the light client's warm-up requests: each may wait behind the held work (a second on one loop)
 CPUS=$(nproc)
 [ "$CPUS" -ge 2 ] || { echo "13-carrier-delay.sh needs 2 CPUs (servers on CPU 0, clients on CPU 1)" >&2; exit 1; }
 HAVE_NODE=false; command -v node > /dev/null && HAVE_NODE=true
@@ -34,7 +35,7 @@ begin_experiment 13-carrier-delay "How late does ready work get to run while hea
 echo "rounds:  $ROUNDS per case; heavy loops from ${WARM_S}s before the light run; light: /books at ${LIGHT_RATE}/s for ${RUN_S}s, open loop"
 echo "delay:   /runtime carrierDelay.last10s after the light run (each server's own probe, resolution 10 ms)"
 for s in rounds:"$ROUNDS" run-seconds:"$RUN_S" light-rate:"$LIGHT_RATE" warm-seconds:"$WARM_S" \
-  heavy-margin-seconds:"$HEAVY_MARGIN_S" cpus:"$CPUS"; do
+  heavy-margin-seconds:"$HEAVY_MARGIN_S" light-warmup:"$LIGHT_WARMUP" cpus:"$CPUS"; do
   setting "${s%%:*}" "${s#*:}"
 done
 $HAVE_NODE || echo "node:    missing: the Node.js cases are skipped"
@@ -78,7 +79,7 @@ run_case() {
   local heavy_pid=$BG_PID
   sleep "$WARM_S"
   "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /books --rate "$LIGHT_RATE" \
-    --warmup-requests "$LIGHT_RATE" --duration "${RUN_S}s" --timeout 60s --json "$base.light.json" > "$base.light.txt" || true
+    --warmup-requests "$LIGHT_WARMUP" --duration "${RUN_S}s" --timeout 60s --json "$base.light.json" > "$base.light.txt" || true
   local covered=true
   is_running "$heavy_pid" || covered=false
   curl -s --max-time 60 "$SERVER_URL/runtime" > "$base.runtime.json"

@@ -15,14 +15,14 @@
 # experiments/results/bench/record.json.
 #
 # Usage: experiments/bench.sh [--short | --quick | --smoke]
-#   --short  the record's quick pass: one short run per figure, without the variants beside the defaults (conscrypt,
+#   --short  the record's quick pass: two short runs per figure, without the variants beside the defaults (conscrypt,
 #            bouncycastle, unpinned, the peers of figure 5) and without 10,000 waits
 #   --quick  short runs, one repetition (development)
 #   --smoke  every figure once, for seconds, without the variants (as --short); figures printed, no verdicts
 #            ("not measured: --smoke") (CI)
 # Needs jq; wrk for throughput and node for the Node.js peer (it skips what needs a missing one and says so).
 # BENCH_JVM_FLAGS (space-separated) go to every JVM server, the project's and the bare Helidon peer alike.
-# BENCH_PIN=false runs every process on every CPU (by default figures 1 and 2 pin servers and clients apart).
+# BENCH_PIN=false runs every process on every CPU (by default figures 1, 2 and 5 pin servers and clients apart).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,7 +53,7 @@ case $MODE in
       WAIT_S=5 ;;
   quick) BOOKS_PAIRS=1; REPS=1; WARM_S=1; DUR_S=3; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000 10000)
       WAIT_S=3 ;;
-  short) BOOKS_PAIRS=2; REPS=1; WARM_S=1; DUR_S=2; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000)
+  short) BOOKS_PAIRS=2; REPS=2; WARM_S=1; DUR_S=2; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000)
       WAIT_S=2; EVERY_VARIANT=false ;;
   smoke) BOOKS_PAIRS=1; REPS=1; WARM_S=1; DUR_S=1; RATE=100; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(200)
       WAIT_S=1; EVERY_VARIANT=false ;;   # CI's check that each figure runs: the variants share its code
@@ -107,15 +107,17 @@ ratios() {
 # (CLAIM|KEY|OP|LIMIT), given after it.
 ROWS=()
 CLAIMS=()
-# target TARGET PROJECT PEER PEER_FIGURE RATIO [CLAIM KEY OP LIMIT]: a row of the summary (figures: medians, "-" when
-# missing); with a goal, CLAIM is the verdict on KEY and the row's "met" its outcome: held, failed or inconclusive
-# (the interval of KEY's median straddles the goal; with 3 rounds that interval is their range).
+# target TARGET PROJECT PEER PEER_FIGURE RATIO [CLAIM KEY OP LIMIT [CLIENT_KEY]]: a row of the summary (figures:
+# medians, "-" when missing); with a goal, CLAIM is the verdict on KEY and the row's "met" its outcome: held, failed or
+# inconclusive (the interval of KEY's median straddles the goal; with 3 rounds that interval is their range; or
+# CLIENT_KEY, a figure that is 1 in a round whose client was the limit, is 1 in any round).
 target() {
   local goal=- met=-
   if [ $# -gt 5 ]; then
     goal="$8 $9"
     met=$(met "$7" "$8" "$9")
-    CLAIMS+=("$6|$7|$8|$9")
+    if [ -n "${10:-}" ] && [ "$met" != smoke ] && figure_values "${10}" | grep -q '^1$'; then met=inconclusive; fi
+    CLAIMS+=("$6|$7|$8|$9|${10:-}")
   fi
   ROWS+=("$1|$2|$3|$4|$5|$goal|$met")
 }
@@ -159,7 +161,7 @@ if $HAVE_WRK; then echo "wrk:     $WRK_VERSION"; else echo "wrk:     missing: th
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt 25000 ]; then ulimit -n "$(ulimit -Hn)" 2>/dev/null || true; fi
 echo "ulimit -n: $(ulimit -n) (somaxconn $(cat /proc/sys/net/core/somaxconn 2>/dev/null || echo ?))"
 if $CAN_PIN; then
-  echo "pinning: figures 1 and 2 run servers on CPU 0 (taskset -c 0) and clients on CPU 1 (taskset -c 1)"
+  echo "pinning: figures 1, 2 and 5 run servers on CPU 0 (taskset -c 0) and clients on CPU 1 (taskset -c 1)"
 else
   echo "pinning: none (BENCH_PIN=${BENCH_PIN:-true}, nproc $CORES)"
 fi
@@ -181,11 +183,13 @@ for line in "${ROWS[@]}"; do
 done
 table_end
 for claim in "${CLAIMS[@]}"; do
-  IFS='|' read -r text key op limit <<< "$claim"
+  IFS='|' read -r text key op limit client <<< "$claim"
   if [ "$MODE" = smoke ]; then
     verdict "$text" "median of $key $op $limit" "not measured: --smoke"
   elif [[ $INTERVAL_KEYS == *" $key "* ]]; then
     verdict_interval "$text" "$key" "$op" "$limit"
+  elif [ -n "$client" ]; then
+    verdict_on "$text" "$key" "$op" "$limit" "client=$client"
   else
     verdict_on "$text" "$key" "$op" "$limit"
   fi

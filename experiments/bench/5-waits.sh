@@ -1,15 +1,17 @@
 # shellcheck shell=bash
-# Figure 5 of experiments/bench.sh (sourced by it): waiting work, unpinned. C concurrent GET /catalog/lookup?ms=100
-# (wrk -t2 -cC, keep-alive) for each C of WAIT_LEVELS, against virtual threads, --threads platform with C platform
-# threads (one per request: both models hold every wait at once and differ in what a waiting request costs), and the
-# two peers. Little's law: C requests that each take 0.1 s allow at most C / 0.1 s req/s. Memory per in-flight
+# Figure 5 of experiments/bench.sh (sourced by it): waiting work, pinned as figures 1 and 2 are (the server on CPU 0,
+# wrk on CPU 1, whose busy share over each run is recorded: a run that kept it busy measured wrk, is client-bound, and
+# its verdict inconclusive). C concurrent GET /catalog/lookup?ms=100 (wrk -cC, keep-alive) for each C of WAIT_LEVELS,
+# against virtual threads, --threads platform with C platform threads (one per request: both models hold every wait
+# at once and differ in what a waiting request costs), and the two peers. Little's law: C requests that each take 0.1 s allow at most C / 0.1 s req/s. Memory per in-flight
 # request: the server's peak resident memory during the run (/proc/PID/status, every 100 ms) minus its resident
 # memory idle (after a warm-up), divided by C.
 # --short leaves out the peers.
 # Figures waits.C.* (req/s and its share of the bound: one round per run; memory: one per server); targets "5 C waits,
 # virtual|platform, req/s / bound" (>= 0.8; >= 0.4 at 10,000).
 
-section "5. waiting work: C concurrent GET /catalog/lookup?ms=$WAIT_MS (wrk -t2 -cC, keep-alive)"
+section "5. waiting work: C concurrent GET /catalog/lookup?ms=$WAIT_MS (wrk -cC, keep-alive)"
+pinned
 
 # rss_kib PID: the resident memory of PID in KiB, or "-".
 rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo -; }
@@ -27,7 +29,7 @@ if ! $HAVE_WRK; then
 fi
 table waits "C concurrent waits of $WAIT_MS ms: req/s (median of $REPS runs) against Little's law's bound (C / \
 $WAIT_MS ms); resident memory idle, at its peak during the runs, and per in-flight request" \
-  server C "req/s" "bound req/s" "share of bound" "idle MiB" "peak MiB" "KiB/request" errors
+  server C "req/s" "bound req/s" "share of bound" "idle MiB" "peak MiB" "KiB/request" "wrk CPU busy" errors
 for c in "${WAIT_LEVELS[@]}"; do
   bound=$(calc 'a / b' "$c" "$(calc 'a / 1000' "$WAIT_MS")")
   for kind in "${wait_kinds[@]}"; do
@@ -37,14 +39,22 @@ for c in "${WAIT_LEVELS[@]}"; do
       *)        peer "$kind" "$OUT/5-$kind-$c.server.log" ;;
     esac
     url="$SERVER_URL/catalog/lookup?ms=$WAIT_MS"
-    wrk -t2 -c50 -d"${WARM_S}s" "$url" > "$OUT/5-$kind-$c.warmup.wrk" 2>&1 || true
+    "${CLIENT_CPU[@]}" wrk -t"$(wrk_threads)" -c50 -d"${WARM_S}s" "$url" > "$OUT/5-$kind-$c.warmup.wrk" 2>&1 || true
     idle=$(rss_kib "$SERVER_PID")
     start_bg "$OUT/5-$kind-$c.rss" sample_rss "$SERVER_PID"
     sampler=$BG_PID
     # 10,000 connections take seconds to open and to get their first answers on a busy machine: a longer run
     duration=$WAIT_S; [ "$c" -ge 10000 ] && duration=$((WAIT_S * 3))
     for i in $(seq "$REPS"); do
-      wrk -t2 -c"$c" -d"${duration}s" --timeout 10s "$url" > "$OUT/5-$kind-$c.$i.wrk" 2>&1 || true
+      client_before=$(cpu_ticks 1)
+      "${CLIENT_CPU[@]}" wrk -t"$(wrk_threads)" -c"$c" -d"${duration}s" --timeout 10s "$url" \
+        > "$OUT/5-$kind-$c.$i.wrk" 2>&1 || true
+      if $CAN_PIN; then
+        busy=$(cpu_busy_share "$client_before" "$(cpu_ticks 1)")
+        figure "waits.$c.client-busy.$kind" "$busy" "" "$c concurrent waits, share of CPU 1 (wrk) busy: $kind"
+        figure "waits.$c.client-bound.$kind" "$(if holds "$busy" '>=' 0.95; then echo 1; else echo 0; fi)" "" \
+          "$c concurrent waits, 1 when wrk kept its CPU busy (the rate may be wrk's ceiling): $kind"
+      fi
       figure "waits.$c.rate.$kind" "$(wrk_rate "$OUT/5-$kind-$c.$i.wrk")" req/s "$c concurrent waits: $kind"
       figure "waits.$c.share.$kind" "$(calc 'a / b' "$(wrk_rate "$OUT/5-$kind-$c.$i.wrk")" "$bound")" "" \
         "$c concurrent waits, req/s over Little's law's bound: $kind"
@@ -56,7 +66,7 @@ for c in "${WAIT_LEVELS[@]}"; do
     errors=$(wrk_errors "$OUT/5-$kind-$c.$REPS.wrk")
     table_row "$kind" "$c" "$(figure_median "waits.$c.rate.$kind")" "$bound" "$(figure_median "waits.$c.share.$kind")" \
       "$(calc 'a / 1024' "$idle")" "$(calc 'a / 1024' "$peak")" "$(figure_median "waits.$c.kib-per-request.$kind")" \
-      "${errors:-none}"
+      "$(figure_median "waits.$c.client-busy.$kind")" "${errors:-none}"
     stop_server "$SERVER_PID"
   done
 done
@@ -67,7 +77,8 @@ for c in "${WAIT_LEVELS[@]}"; do
   for kind in virtual platform; do
     target "5 $c waits, $kind, req/s / bound" "$(figure_median "waits.$c.rate.$kind")" "Little's law" "$bound" \
       "$(figure_median "waits.$c.share.$kind")" \
-      "5 $c concurrent waits on $kind threads come near Little's law's bound" "waits.$c.share.$kind" '>=' "$goal"
+      "5 $c concurrent waits on $kind threads come near Little's law's bound" "waits.$c.share.$kind" '>=' "$goal" \
+      "waits.$c.client-bound.$kind"
   done
   if $EVERY_VARIANT; then
     for kind in bare node; do
