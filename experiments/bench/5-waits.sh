@@ -3,9 +3,9 @@
 # wrk on CPU 1, whose busy share over each run is recorded: a run that kept it busy measured wrk, is client-bound, and
 # its verdict inconclusive). C concurrent GET /catalog/lookup?ms=100 (wrk -cC, keep-alive) for each C of WAIT_LEVELS,
 # against virtual threads, --threads platform with C platform threads (one per request: both models hold every wait
-# at once and differ in what a waiting request costs), and the two peers. Little's law: C requests that each take 0.1 s allow at most C / 0.1 s req/s. Memory per in-flight
-# request: the server's peak resident memory during the run (/proc/PID/status, every 100 ms) minus its resident
-# memory idle (after a warm-up), divided by C.
+# at once and differ in what a waiting request costs), and the two peers. Little's law: C requests that each take
+# 0.1 s allow at most C / 0.1 s req/s. Memory per in-flight request: the server's peak resident memory during the run
+# (/proc/PID/status, every 100 ms) minus its resident memory idle (after a warm-up), divided by C.
 # --short leaves out the peers.
 # Figures waits.C.* (req/s and its share of the bound: one round per run; memory: one per server); targets "5 C waits,
 # virtual|platform, req/s / bound" (>= 0.8; >= 0.4 at 10,000).
