@@ -1,8 +1,12 @@
 package dev.loanruntime.monitor;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
+import io.helidon.http.Header;
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.Handler;
 
@@ -16,13 +20,19 @@ import io.helidon.webserver.http.Handler;
  * block.
  */
 public final class InFlight {
+    private static final Header CONNECTION_CLOSE = HeaderValues.createCached(HeaderNames.CONNECTION, "close");
     private final AtomicInteger current = new AtomicInteger();
     private final LongAdder handled = new LongAdder();
+    /** From {@link #closeConnections()} on, every answer asks its client to close the connection after it. */
+    private volatile boolean closing;
 
     /** A routing filter that counts every request passing through it. */
     public Filter filter() {
         return (chain, req, res) -> {
             enter();
+            if (closing) {
+                res.header(CONNECTION_CLOSE);
+            }
             try {
                 chain.proceed();
             } finally {
@@ -35,6 +45,9 @@ public final class InFlight {
     public Handler counted(Handler handler) {
         return (req, res) -> {
             enter();
+            if (closing) {
+                res.header(CONNECTION_CLOSE);
+            }
             try {
                 handler.handle(req, res);
             } finally {
@@ -59,5 +72,33 @@ public final class InFlight {
 
     public int current() {
         return current.get();
+    }
+
+    /**
+     * From now on each answer carries {@code Connection: close}: a keep-alive client sends its next request on a new
+     * connection, which reaches a server that is not stopping. Any thread; returns at once.
+     */
+    public void closeConnections() {
+        closing = true;
+    }
+
+    /**
+     * Waits until no request has been in flight for {@code quiet} (a connection accepted a moment ago has had time to
+     * send its request and be counted), or until {@code atMost} has passed. Returns whether it was quiet.
+     */
+    public boolean awaitQuiet(Duration quiet, Duration atMost) throws InterruptedException {
+        long end = System.nanoTime() + atMost.toNanos();
+        long quietSince = current.get() == 0 ? System.nanoTime() : Long.MAX_VALUE;
+        while (System.nanoTime() < end) {
+            if (current.get() > 0) {
+                quietSince = Long.MAX_VALUE;
+            } else if (quietSince == Long.MAX_VALUE) {
+                quietSince = System.nanoTime();
+            } else if (System.nanoTime() - quietSince >= quiet.toNanos()) {
+                return true;
+            }
+            Thread.sleep(5);
+        }
+        return false;
     }
 }

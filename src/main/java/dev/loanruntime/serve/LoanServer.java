@@ -1,6 +1,7 @@
 package dev.loanruntime.serve;
 
 import java.net.StandardSocketOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,6 +27,10 @@ import dev.loanruntime.stages.Stages;
  * here and in {@code runtime/}; the routes do not know which thread runs them.
  */
 public final class LoanServer implements AutoCloseable {
+    /** How long no request must be in flight before the stop goes on: a fresh connection's request arrives sooner. */
+    private static final Duration QUIET = Duration.ofMillis(200);
+    /** The longest a stop waits for the accepted requests, as Helidon's grace period (application.yaml) does. */
+    private static final Duration ANSWER_LIMIT = Duration.ofSeconds(10);
     private final LoanApp app;
     private final RequestHeadDeadline headDeadline;
     private final WebServer server;
@@ -145,12 +150,30 @@ public final class LoanServer implements AutoCloseable {
      */
     void drain() {
         app.readiness().drain();
+        app.monitors().inFlight.closeConnections();
     }
 
-    /** Stops accepting, lets in-flight requests finish within the listener's grace period, then frees the rest. */
+    /**
+     * Stops accepting, answers every request already accepted (each with {@code Connection: close}), then stops
+     * Helidon, whose grace period ends what is left, and frees the rest. See {@link AcceptStop} for why Helidon's
+     * stop alone would reset connections it had accepted.
+     */
     @Override
     public void close() {
-        server.stop();
+        AcceptStop stop = new AcceptStop(server);
+        app.monitors().inFlight.closeConnections();
+        String cannot = stop.stopAccepting();
+        if (cannot != null) {
+            System.getLogger(LoanServer.class.getName()).log(System.Logger.Level.WARNING, cannot);
+        } else {
+            try {
+                // a connection accepted just before the socket closed sends its request within moments
+                app.monitors().inFlight.awaitQuiet(QUIET, ANSWER_LIMIT);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        stop.stop();
         close(headDeadline, app);
     }
 
