@@ -22,6 +22,7 @@ public final class LoadLoop {
     private final AtomicInteger ok = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicInteger retried = new AtomicInteger();
+    private final AtomicInteger closedByServer = new AtomicInteger();
     private final List<String> failures = Collections.synchronizedList(new ArrayList<>());
     private final List<Thread> clients = new ArrayList<>();
 
@@ -70,6 +71,78 @@ public final class LoadLoop {
         return load;
     }
 
+    /**
+     * {@code clients} threads sending {@code GET path} as a browser or a pooled HTTP client does: each keeps one
+     * connection and sends its requests on it one after another, and opens a new one when an answer says
+     * {@code Connection: close} or the connection ends. A request whose reused connection ended before any byte of an
+     * answer is sent again once, on a new connection (RFC 9112, 9.3.1: the server closed an idle connection as the
+     * request went out), and counted in {@link #retried()}; on a new connection that is a failure.
+     */
+    public static LoadLoop keepAlive(int port, String path, int clients, Duration limit) {
+        LoadLoop load = new LoadLoop(path, Retry.ONCE);
+        long deadline = System.nanoTime() + limit.toNanos();
+        for (int i = 0; i < clients; i++) {
+            load.clients.add(Thread.ofPlatform().daemon().name("keep-alive-" + i).start(() -> {
+                RawHttp.Connection connection = null;
+                while (load.running.get() && System.nanoTime() < deadline) {
+                    connection = load.onceKept(port, connection);
+                }
+                closeQuietly(connection);
+            }));
+        }
+        return load;
+    }
+
+    /** One request on {@code connection} (a new one when null); returns the connection to use next, or null. */
+    private RawHttp.Connection onceKept(int port, RawHttp.Connection connection) {
+        RawHttp.Response response;
+        try {
+            if (connection == null) {
+                connection = RawHttp.connect(port, Duration.ofSeconds(30));
+                response = connection.getOrNoResponse(path);
+            } else {
+                try {
+                    response = connection.getOrNoResponse(path);
+                } catch (RawHttp.NoResponseException e) {
+                    closeQuietly(connection);
+                    retried.incrementAndGet();
+                    connection = RawHttp.connect(port, Duration.ofSeconds(30));
+                    response = connection.getOrNoResponse(path);
+                }
+            }
+        } catch (IOException e) {
+            record(e.toString());
+            closeQuietly(connection);
+            return null;
+        }
+        if (response == null) {
+            record("the connection ended inside a response to GET " + path);
+            closeQuietly(connection);
+            return null;
+        }
+        if (response.status() == 200) {
+            ok.incrementAndGet();
+        } else {
+            record("status " + response.status());
+        }
+        if ("close".equalsIgnoreCase(response.header("connection"))) {
+            closeQuietly(connection);
+            closedByServer.incrementAndGet();
+            return null;
+        }
+        return connection;
+    }
+
+    private static void closeQuietly(RawHttp.Connection connection) {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (IOException e) {
+                // already gone
+            }
+        }
+    }
+
     private void once(int port) {
         try {
             RawHttp.Response response;
@@ -114,6 +187,11 @@ public final class LoadLoop {
     /** Requests sent a second time because the first connection got no response at all. */
     public int retried() {
         return retried.get();
+    }
+
+    /** Keep-alive clients: the answers that said {@code Connection: close}. */
+    public int closedByServer() {
+        return closedByServer.get();
     }
 
     public int failed() {

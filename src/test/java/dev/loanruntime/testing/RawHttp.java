@@ -186,6 +186,15 @@ public final class RawHttp {
             socket.shutdownOutput();
         }
 
+        /**
+         * {@code GET path} on this connection, keeping it open, and its response; {@link NoResponseException} when
+         * the connection ends or fails before the first byte of an answer (a server closed it meanwhile).
+         */
+        public Response getOrNoResponse(String path) throws IOException {
+            sendAndAwaitAnswer(request("GET", path, port, false));
+            return read();
+        }
+
         /** {@code GET path} with {@code headers}, keeping the connection open, and its response. */
         public Response get(String path, String... headers) throws IOException {
             send(request("GET", path, port, false, headers));
