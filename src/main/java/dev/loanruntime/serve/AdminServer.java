@@ -1,6 +1,7 @@
 package dev.loanruntime.serve;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
@@ -20,9 +21,10 @@ import com.sun.net.httpserver.HttpServer;
 import dev.loanruntime.http.Json;
 
 /**
- * The monitors on a port of their own, served by platform threads: {@code /runtime}, {@code /observe/metrics} and
- * {@code /observe/health} (and {@code /ready}) answer while every carrier is held and while {@code --limit} refuses
- * work, exactly when they are needed. Helidon 4.5 runs every connection of every listener on a virtual thread (its
+ * The monitors on a port of their own, served by platform threads: {@code /runtime}, {@code /observe/metrics},
+ * {@code /observe/health} (and {@code /ready}) and the live page ({@code /live}, which polls {@code /runtime})
+ * answer while every carrier is held and while {@code --limit} refuses work, exactly when they are needed. The page
+ * sends its heavy requests and its light load to the service's port, as any client would. Helidon 4.5 runs every connection of every listener on a virtual thread (its
  * listeners take no executor), so a stall that holds the carriers holds its observe endpoints too; the JDK's own
  * HTTP server takes any executor. Two platform threads: a scrape or a health check is short, and a few at once
  * queue for a moment rather than add threads. Loopback or the address of {@code --host}, never refused by the
@@ -31,26 +33,36 @@ import dev.loanruntime.http.Json;
 final class AdminServer implements AutoCloseable {
     private static final int THREADS = 2;
     private static final String ALLOW = "GET, HEAD";
+    /** The live page's files, from the class path, by the name they are asked for under /live/. */
+    private static final Map<String, String> PAGE = Map.of(
+            "live.html", "text/html; charset=utf-8",
+            "live.js", "text/javascript; charset=utf-8",
+            "uPlot.iife.min.js", "text/javascript; charset=utf-8",
+            "uPlot.min.css", "text/css; charset=utf-8",
+            "uPlot-LICENSE", "text/plain; charset=utf-8");
     private final HttpServer server;
     private final ExecutorService executor;
     private final LoanApp app;
+    private final byte[] config;
 
-    private AdminServer(HttpServer server, ExecutorService executor, LoanApp app) {
+    private AdminServer(HttpServer server, ExecutorService executor, LoanApp app, int servicePort) {
         this.server = server;
         this.executor = executor;
         this.app = app;
+        this.config = Json.bytes(Map.of("servicePort", servicePort));
     }
 
     /**
-     * Listens on {@code host}:{@code port} (0: any free port) for {@code app}'s monitors.
+     * Listens on {@code host}:{@code port} (0: any free port) for {@code app}'s monitors, whose service listens on
+     * {@code servicePort} (where the live page sends its requests).
      *
      * @throws IOException when the port cannot be bound
      */
-    static AdminServer start(String host, int port, LoanApp app) throws IOException {
+    static AdminServer start(String host, int port, LoanApp app, int servicePort) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
         ExecutorService executor = Executors.newFixedThreadPool(THREADS,
                 Thread.ofPlatform().name("loan-admin-", 1).daemon().factory());
-        AdminServer admin = new AdminServer(server, executor, app);
+        AdminServer admin = new AdminServer(server, executor, app, servicePort);
         server.setExecutor(executor);
         server.createContext("/", admin::handle);
         server.start();
@@ -67,7 +79,7 @@ final class AdminServer implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             if (!route(path)) {
                 send(exchange, 404, Json.CONTENT_TYPE, Json.bytes(new Json.Error("route_not_found",
-                        "the admin port serves /runtime, /observe/metrics and /observe/health")));
+                        "the admin port serves /runtime, /observe/metrics, /observe/health and /live")));
                 return;
             }
             if (!method.equals("GET") && !method.equals("HEAD")) {
@@ -76,9 +88,15 @@ final class AdminServer implements AutoCloseable {
                 return;
             }
             switch (path) {
+                case "/" -> {
+                    exchange.getResponseHeaders().set("Location", "/live");
+                    send(exchange, 302, Json.CONTENT_TYPE, Json.bytes(Map.of("live", "/live")));
+                }
                 case "/runtime" -> send(exchange, 200, Json.CONTENT_TYPE, Json.bytes(app.report()));
                 case "/observe/metrics" -> metrics(exchange);
-                default -> health(exchange);
+                case "/observe/health", "/observe/health/ready" -> health(exchange);
+                case "/live/config" -> send(exchange, 200, Json.CONTENT_TYPE, config);
+                default -> page(exchange, path.equals("/live") ? "live.html" : path.substring("/live/".length()));
             }
         } catch (RuntimeException e) {
             // the monitors' own failure: a 500 with no details, as on the service's port
@@ -88,9 +106,20 @@ final class AdminServer implements AutoCloseable {
 
     private static boolean route(String path) {
         return switch (path) {
-            case "/runtime", "/observe/metrics", "/observe/health", "/observe/health/ready" -> true;
-            default -> false;
+            case "/", "/runtime", "/observe/metrics", "/observe/health", "/observe/health/ready", "/live",
+                 "/live/config" -> true;
+            default -> path.startsWith("/live/") && PAGE.containsKey(path.substring("/live/".length()));
         };
+    }
+
+    /** One file of the live page, from the class path. */
+    private static void page(HttpExchange exchange, String name) throws IOException {
+        try (InputStream in = AdminServer.class.getResourceAsStream("/dev/loanruntime/live/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("the live page's " + name + " is not on the class path");
+            }
+            send(exchange, 200, PAGE.get(name), in.readAllBytes());
+        }
     }
 
     private void metrics(HttpExchange exchange) throws IOException {

@@ -127,7 +127,8 @@ public final class LoanServer implements AutoCloseable {
             int port = adminPort.getAsInt() > 0 && options.workerId() > 0
                     ? adminPort.getAsInt() + options.workerId() - 1 : adminPort.getAsInt();
             try {
-                loanServer.admin = AdminServer.start(options.listener().host(), port, loanServer.app);
+                loanServer.admin = AdminServer.start(options.listener().host(), port, loanServer.app,
+                        loanServer.port());
             } catch (IOException | RuntimeException e) {
                 loanServer.close();
                 throw new IllegalStateException("cannot listen on " + options.listener().host() + ":" + port
