@@ -24,10 +24,10 @@ import dev.loanruntime.http.Json;
  * The monitors on a port of their own, served by platform threads: {@code /runtime}, {@code /observe/metrics},
  * {@code /observe/health} (and {@code /ready}) and the live page ({@code /live}, which polls {@code /runtime})
  * answer while every carrier is held and while {@code --limit} refuses work, exactly when they are needed. The page
- * sends its heavy requests and its light load to the service's port, as any client would. Helidon 4.5 runs every connection of every listener on a virtual thread (its
- * listeners take no executor), so a stall that holds the carriers holds its observe endpoints too; the JDK's own
- * HTTP server takes any executor. Two platform threads: a scrape or a health check is short, and a few at once
- * queue for a moment rather than add threads. Loopback or the address of {@code --host}, never refused by the
+ * sends its heavy requests and its light load to the service's port, as any client would. Helidon 4.5 runs every
+ * connection of every listener on a virtual thread (its listeners take no executor), so a stall that holds the
+ * carriers holds its observe endpoints too; the JDK's own HTTP server takes any executor. Two platform threads: a
+ * scrape or a health check is short, and a few at once queue for a moment rather than add threads. Loopback or the address of {@code --host}, never refused by the
  * overload protections; nothing here changes state.
  */
 final class AdminServer implements AutoCloseable {
