@@ -27,8 +27,8 @@ import dev.loanruntime.http.Json;
  * sends its heavy requests and its light load to the service's port, as any client would. Helidon 4.5 runs every
  * connection of every listener on a virtual thread (its listeners take no executor), so a stall that holds the
  * carriers holds its observe endpoints too; the JDK's own HTTP server takes any executor. Two platform threads: a
- * scrape or a health check is short, and a few at once queue for a moment rather than add threads. Loopback or the address of {@code --host}, never refused by the
- * overload protections; nothing here changes state.
+ * scrape or a health check is short, and a few at once queue for a moment rather than add threads. It binds the
+ * address of {@code --host}; the overload protections never refuse it; nothing here changes state.
  */
 final class AdminServer implements AutoCloseable {
     private static final int THREADS = 2;
