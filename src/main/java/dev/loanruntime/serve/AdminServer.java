@@ -74,7 +74,7 @@ final class AdminServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
-        try (exchange) {
+        try {
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getPath();
             if (!route(path)) {
@@ -99,8 +99,12 @@ final class AdminServer implements AutoCloseable {
                 default -> page(exchange, path.equals("/live") ? "live.html" : path.substring("/live/".length()));
             }
         } catch (RuntimeException e) {
-            // the monitors' own failure: a 500 with no details, as on the service's port
-            send(exchange, 500, Json.CONTENT_TYPE, Json.bytes(Json.Error.of("internal_error")));
+            // the monitors' own failure: a 500 with no details, as on the service's port (unless an answer began)
+            if (exchange.getResponseCode() == -1) {
+                send(exchange, 500, Json.CONTENT_TYPE, Json.bytes(Json.Error.of("internal_error")));
+            }
+        } finally {
+            exchange.close();
         }
     }
 
