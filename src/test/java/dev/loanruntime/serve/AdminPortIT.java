@@ -36,6 +36,9 @@ class AdminPortIT {
                 Http http = new Http(server.baseUri());
                 Http admin = new Http(server.adminUri());
                 ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            // a first answer loads classes on both sides: a scraper that polls has had it long before a stall
+            assertThat(admin.get("/runtime").status(), is(200));
+            assertThat(admin.get("/observe/metrics").status(), is(200));
             List<CompletableFuture<Void>> loops = new ArrayList<>();
             long until = System.nanoTime() + Duration.ofSeconds(8).toNanos();
             for (int i = 0; i < 3; i++) {
@@ -58,7 +61,7 @@ class AdminPortIT {
             }
             assertThat("the probe's lateness now, while a derivation holds the one carrier", lateNowMs,
                     greaterThanOrEqualTo(500.0));
-            Http.Response metrics = admin.get("/observe/metrics?name=loan.carrier.delay.late.now");
+            Http.Response metrics = admin.get("/observe/metrics");
             assertThat(metrics.took().toMillis(), lessThan(100L));
             assertThat(metrics.body(), containsString("loan_carrier_delay_late_now_seconds"));
             CompletableFuture.allOf(loops.toArray(CompletableFuture[]::new)).join();
