@@ -1,5 +1,6 @@
 package dev.loanruntime.serve;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
 
 import static org.awaitility.Awaitility.await;
@@ -105,6 +107,10 @@ class AdminPortIT {
             assertThat(post.status(), is(405));
             assertThat(post.header("allow"), is("GET, HEAD"));
             assertThat(admin.get("/observe/metrics?name=no.such.meter").status(), is(404));
+            int adminPort = URI.create(server.adminUri()).getPort();
+            RawHttp.Response badQuery = RawHttp.get(adminPort, "/observe/metrics?name=%zz");
+            assertThat(badQuery.body(), badQuery.status(), is(400));
+            assertThat(badQuery.json().path("error").asText(), is("bad_query"));
         }
     }
 
