@@ -16,6 +16,7 @@ import picocli.CommandLine.Mixin;
 import dev.loanruntime.cli.Durations;
 import dev.loanruntime.cli.ServerCommand;
 import dev.loanruntime.cli.SettingsDefaults;
+import dev.loanruntime.cli.Signals;
 import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.protocol.Standby;
 import dev.loanruntime.protocol.StatusLines;
