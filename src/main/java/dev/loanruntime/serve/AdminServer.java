@@ -127,14 +127,7 @@ final class AdminServer implements AutoCloseable {
     }
 
     private void metrics(HttpExchange exchange) throws IOException {
-        Map<String, List<String>> query;
-        try {
-            query = query(exchange.getRequestURI().getRawQuery());
-        } catch (IllegalArgumentException e) {
-            send(exchange, 400, Json.CONTENT_TYPE, Json.bytes(new Json.Error("bad_query",
-                    "the query's percent-encoding does not decode: " + exchange.getRequestURI().getRawQuery())));
-            return;
-        }
+        Map<String, List<String>> query = query(exchange.getRequestURI().getRawQuery());
         Optional<String> text = app.metrics().text(query.getOrDefault("scope", List.of()),
                 query.getOrDefault("name", List.of()));
         if (text.isEmpty()) {

@@ -177,10 +177,11 @@
     button.textContent = 'stop';
   }
 
-  // what a test (or a curious reader, in the console) can ask: the largest value of a series in the kept minutes
+  // what a test (or a curious reader, in the console) can ask: a series' largest value in the kept minutes, its last
   window.loanLive = {
     state,
     max: (chart, label) => Math.max(-Infinity, ...(state.series[chart + ':' + label] || []).filter(v => v != null)),
+    last: (chart, label) => (state.series[chart + ':' + label] || []).at(-1) ?? null,
     points: () => state.x.length,
   };
 

@@ -22,6 +22,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.is;
 import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.not;
 
 /**
  * The admin port answers when the service's port cannot: while blocking derivations hold the one carrier (the
@@ -109,8 +110,9 @@ class AdminPortIT {
             assertThat(admin.get("/observe/metrics?name=no.such.meter").status(), is(404));
             int adminPort = URI.create(server.adminUri()).getPort();
             RawHttp.Response badQuery = RawHttp.get(adminPort, "/observe/metrics?name=%zz");
+            // the JDK's HttpServer refuses a URI that does not parse before any handler sees it: its own short page
             assertThat(badQuery.body(), badQuery.status(), is(400));
-            assertThat(badQuery.json().path("error").asText(), is("bad_query"));
+            assertThat(badQuery.body(), not(containsString("\tat ")));
         }
     }
 

@@ -79,6 +79,7 @@ class LivePageIT {
                     .pollInterval(Duration.ofMillis(250))
                     .until(() -> max("light", "max") >= 300);
             assertThat(browser.findElement(By.id("model")).getText(), containsString("virtual threads on 1 carrier"));
+            Thread.sleep(Duration.ofSeconds(2));   // the light requests' answers drawn
             screenshot("inline.png");
         }
     }
@@ -88,11 +89,12 @@ class LivePageIT {
         try (ServerProcess server = spinning()) {
             open(server);
             clickAndLoadLight("heavy-pooled");
-            // three spins on the one crypto thread: 4.5 s of work; watch for as long, then a little more
-            await().pollDelay(Duration.ofMillis(SPIN_MS * 3 + 1000)).until(() -> true);
-            assertThat("points the page drew", (double) points(), greaterThanOrEqualTo(4.0));
-            assertThat("the page's carrier-delay p99 (ms) while pooled derivations ran",
-                    max("carrier-delay", "p99"), lessThan(50.0));
+            // three spins on the one crypto thread (4.5 s of work), then until the delay's 10-second window holds
+            // nothing from before the click: the server's start and first answers are not what is asked about
+            Thread.sleep(Duration.ofSeconds(11));
+            assertThat("points the page drew", (double) points(), greaterThanOrEqualTo(10.0));
+            assertThat("the page's carrier-delay p99 (ms) over the 10 s after pooled derivations were sent",
+                    last("carrier-delay", "p99"), lessThan(50.0));
             screenshot("pooled.png");
         }
     }
@@ -120,6 +122,12 @@ class LivePageIT {
                 "const m = window.loanLive.max(arguments[0], arguments[1]); return isFinite(m) ? m : null;", chart,
                 series);
         return v == null ? Double.NEGATIVE_INFINITY : ((Number) v).doubleValue();
+    }
+
+    private double last(String chart, String series) {
+        Object v = ((JavascriptExecutor) browser).executeScript(
+                "return window.loanLive.last(arguments[0], arguments[1]);", chart, series);
+        return v == null ? Double.NaN : ((Number) v).doubleValue();
     }
 
     private long points() {
