@@ -10,7 +10,8 @@
 # and run unpinned. Each case starts its server afresh, warms it (light requests, then heavy ones as many at once as
 # it has loops, then a full collection: a JVM's first derivations make their 64 MiB workspaces, and a collection
 # that copies one is a pause, which the probe sees as any stop-the-world pause), starts the heavy loops, then
-# measures the light requests for RUN_S seconds and reads /runtime: the delay's last 10 s. Verdicts: one
+# measures the light requests for RUN_S seconds, reads /runtime (the delay's last 10 s) and stops the heavy loops
+# (SIGTERM: they report what they measured up to then). Verdicts: one
 # carrier inline and both event loops inline show a delay p99 of at least half a derivation; every pooled variant at
 # most 20 ms; platform threads at most 50 ms. And which ready virtual thread one carrier runs first
 # (experiments/YieldOrder.java, no server): a spinner that yields between its 100 ms spins keeps a sleeping probe
@@ -26,7 +27,7 @@ ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
 RUN_S=${RUN_S:-10}
 LIGHT_RATE=${LIGHT_RATE:-50}
 WARM_S=3
-HEAVY_MARGIN_S=10  # the heavy loops go on this long after the light run should have ended
+HEAVY_BOUND_S=600  # the heavy loops' own end, should nothing stop them first
 LIGHT_WARMUP=5     # the light client's warm-up requests: each may wait behind the held work (a second on one loop)
 CPUS=$(nproc)
 [ "$CPUS" -ge 2 ] || { echo "13-carrier-delay.sh needs 2 CPUs (servers on CPU 0, clients on CPU 1)" >&2; exit 1; }
@@ -35,7 +36,7 @@ begin_experiment 13-carrier-delay "How late does ready work get to run while hea
 echo "rounds:  $ROUNDS per case; heavy loops from ${WARM_S}s before the light run; light: /books at ${LIGHT_RATE}/s for ${RUN_S}s, open loop"
 echo "delay:   /runtime carrierDelay.last10s after the light run (each server's own probe, resolution 10 ms)"
 for s in rounds:"$ROUNDS" run-seconds:"$RUN_S" light-rate:"$LIGHT_RATE" warm-seconds:"$WARM_S" \
-  heavy-margin-seconds:"$HEAVY_MARGIN_S" light-warmup:"$LIGHT_WARMUP" cpus:"$CPUS"; do
+  light-warmup:"$LIGHT_WARMUP" cpus:"$CPUS"; do
   setting "${s%%:*}" "${s#*:}"
 done
 $HAVE_NODE || echo "node:    missing: the Node.js cases are skipped"
@@ -72,22 +73,23 @@ run_case() {
   "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path "$heavy" --concurrency "$loops" \
     --requests $((2 * loops)) --timeout 120s > "$base.warm.txt" || true
   [ "$kind" = node ] || "$JAVA_HOME/bin/jcmd" "$SERVER_PID" GC.run > /dev/null
-  # The heavy loops must outlast the light run, whose start (a JVM, then warm-up requests that may wait behind the
-  # heavy work) varies: a margin, and a check below that they did.
+  # The heavy loops must outlast the light run, whose start and tail (a JVM, warm-up requests and answers that wait
+  # behind the heavy work) vary: they run until the light run and the /runtime read are done, then SIGTERM stops them
+  # (load then sends nothing new and reports once the requests in flight are answered). A check below that they did.
   start_bg "$base.heavy.txt" "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path "$heavy" \
-    --concurrency "$loops" --duration $((WARM_S + RUN_S + HEAVY_MARGIN_S))s --timeout 120s --json "$base.heavy.json"
+    --concurrency "$loops" --duration "${HEAVY_BOUND_S}s" --timeout 120s --json "$base.heavy.json"
   local heavy_pid=$BG_PID
   sleep "$WARM_S"
   "${client[@]}" "$JAVA" -jar "$JAR" load --url "$SERVER_URL" --path /books --rate "$LIGHT_RATE" \
     --warmup-requests "$LIGHT_WARMUP" --duration "${RUN_S}s" --timeout 60s --json "$base.light.json" > "$base.light.txt" || true
+  curl -s --max-time 60 "$SERVER_URL/runtime" > "$base.runtime.json"
   local covered=true
   is_running "$heavy_pid" || covered=false
-  curl -s --max-time 60 "$SERVER_URL/runtime" > "$base.runtime.json"
-  wait_pid "$heavy_pid" || true
+  stop_pid "$heavy_pid" TERM 150
   stop_server "$SERVER_PID"
   if ! $covered; then
     # the light run (or the window /runtime reports) outlasted the heavy loops: it measured an idle server
-    echo "  round $round $key: the heavy loops ended before the light run did: not measured"
+    echo "  round $round $key: the heavy loops ended before the light run and the /runtime read did: not measured"
     rm -f "$base.runtime.json" "$base.light.json"
   fi
   local d=.carrierDelay.last10s

@@ -16,6 +16,7 @@ import dev.loanruntime.chart.ChartCommand;
 import dev.loanruntime.client.DeriveCommand;
 import dev.loanruntime.client.LoadCommand;
 import dev.loanruntime.client.ProbeCommand;
+import dev.loanruntime.client.WatchCommand;
 import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.report.DocsCommand;
 import dev.loanruntime.report.IntervalCommand;
@@ -31,8 +32,8 @@ import dev.loanruntime.serve.ServeCommand;
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
                  + "Without a subcommand, runs 'serve'.",
          subcommands = {ServeCommand.class, ClusterCommand.class, ProbeCommand.class, LoadCommand.class,
-                 ChartCommand.class, DeriveCommand.class, DocsCommand.class, IntervalCommand.class,
-                 CommandLine.HelpCommand.class})
+                 WatchCommand.class, ChartCommand.class, DeriveCommand.class, DocsCommand.class,
+                 IntervalCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
 

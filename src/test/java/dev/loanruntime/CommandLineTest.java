@@ -113,7 +113,7 @@ class CommandLineTest {
             "prob --url http://127.0.0.1:1|unknown command 'prob' (did you mean probe?)",
             "clustre --workers 2|unknown command 'clustre' (did you mean cluster?)",
             "lod|unknown command 'lod' (did you mean load?)",
-            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, chart, derive, docs,"
+            "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, watch, chart, derive, docs,"
                     + " interval, help)"})
     void aMistypedCommandExits2WithOneLineNamingItAndTheCommands(String line, String expected) {
         assertThat(CliRun.of(line.split(" ")).usageLine(), is(expected));

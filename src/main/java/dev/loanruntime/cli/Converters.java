@@ -1,6 +1,7 @@
 package dev.loanruntime.cli;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 import picocli.CommandLine;
@@ -102,6 +103,23 @@ public final class Converters {
     public static final class ThresholdConverter extends Both<Threshold> {
         public ThresholdConverter() {
             super(Threshold::parse, Threshold::label);
+        }
+    }
+
+    /** {@code serve --admin-port PORT|off}: a port (0: any free one), or none. */
+    public static final class OptionalPortConverter extends Both<OptionalInt> {
+        public OptionalPortConverter() {
+            super(OptionalPortConverter::parse, port -> port.isPresent() ? Integer.toString(port.getAsInt()) : "off");
+        }
+
+        private static OptionalInt parse(String value) {
+            if ("off".equals(value)) {
+                return OptionalInt.empty();
+            }
+            if (value != null && value.matches("\\d{1,5}") && Integer.parseInt(value) <= 65_535) {
+                return OptionalInt.of(Integer.parseInt(value));
+            }
+            throw new IllegalArgumentException("expected off or a port from 0 to 65535 but was '" + value + "'");
         }
     }
 

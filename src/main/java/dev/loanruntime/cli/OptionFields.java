@@ -91,7 +91,8 @@ public final class OptionFields {
         }
     }
 
-    private static Object get(Field field, Object holder) {
+    /** The value of {@code field} in {@code holder}, however it is declared. */
+    static Object get(Field field, Object holder) {
         try {
             field.setAccessible(true);
             return field.get(holder);

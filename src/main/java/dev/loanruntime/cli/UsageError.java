@@ -66,7 +66,7 @@ public final class UsageError {
                 continue;
             }
             String name = field.getAnnotation(CommandLine.Option.class).names()[0];
-            Object value = valueOf(field, options);
+            Object value = OptionFields.get(field, options);
             if (value instanceof Number n) {
                 check(name, n.longValue(), range.min(), range.max());
             } else if (value instanceof Duration d) {
@@ -84,15 +84,6 @@ public final class UsageError {
         if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
             throw invalid(option, "a duration from " + Durations.format(min) + " to " + Durations.format(max),
                     Durations.format(value));
-        }
-    }
-
-    private static Object valueOf(Field field, Object options) {
-        try {
-            field.setAccessible(true);
-            return field.get(options);
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException("cannot read " + field.getName(), e);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.loanruntime.client;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -10,6 +11,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters;
+import dev.loanruntime.cli.Signals;
 import dev.loanruntime.cli.UsageError;
 
 /** {@code load}: a bounded closed-loop or open-loop load against one path; runs on the caller's thread. */
@@ -19,6 +21,8 @@ import dev.loanruntime.cli.UsageError;
                  "Closed loop (default): --concurrency workers, each sending its next request when the last is "
                  + "answered. Open loop (--rate): requests fall due at a fixed rate and each one's latency is "
                  + "measured from when it was due, so a stalled server shows in the percentiles.",
+                 "SIGTERM or SIGINT ends the run early: no new request is sent, those in flight finish, and the "
+                 + "report (and --json) covers the run up to then. A second one ends the process at once.",
                  MeasureOptions.EXIT_STATUS})
 public final class LoadCommand implements Callable<Integer> {
     @Mixin
@@ -84,12 +88,23 @@ public final class LoadCommand implements Callable<Integer> {
             config.target().requireReachable(Duration.ofSeconds(5));
             return watchPid == null ? null : ProcWatch.start(watchPid);
         });
-        LoadRun.Measured measured = LoadRun.run(config);
+        AtomicBoolean stop = new AtomicBoolean();
+        Signals.on("TERM", () -> stopOrExit(stop, 143));
+        Signals.on("INT", () -> stopOrExit(stop, 130));
+        LoadRun.Measured measured = LoadRun.run(config, stop);
         LoadReport report = LoadReport.of(config, run.label, measured, watch == null ? null : watch.stop());
         report.print(System.out);
         if (json != null) {
             Results.write(json, report);
         }
         return report.failed() == 0 ? 0 : 1;
+    }
+
+    /** The first signal asks the run to stop; a second ends the process with the shell's 128 + signal. */
+    private static void stopOrExit(AtomicBoolean stop, int status) {
+        if (stop.getAndSet(true)) {
+            Runtime.getRuntime().halt(status);
+        }
+        System.err.println("load: stopping: no new requests; waiting for those in flight (again to end at once)");
     }
 }

@@ -20,10 +20,11 @@ import org.HdrHistogram.HistogramIterationValue;
  * @param cdf     the latency distribution: (percentile, ms) points, for charts
  * @param server  the watched server process, or null without {@code --watch-pid}
  * @param client  this process's own CPU over the run: whether the client, not the server, may have been the limit
+ * @param stopped a signal ended the run before its own end; the figures cover the run up to then
  */
 record LoadReport(Config config, long requests, long responses, long failed, Map<String, Long> errors,
                   double elapsedS, double throughputPerS, Latency latencyMs, long succeeded, double goodputPerS,
-                  Latency okLatencyMs, List<Point> cdf, ProcWatch.Server server, Client client) {
+                  Latency okLatencyMs, List<Point> cdf, ProcWatch.Server server, Client client, boolean stopped) {
 
     /**
      * The load client's own CPU over the timed run.
@@ -87,14 +88,14 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
                 Math.round(m.elapsedNanos() / 1e6) / 1e3, Math.round(m.throughput() * 1000) / 1000.0,
                 Latency.of(m.latencies()), m.okLatencies().getTotalCount(), Math.round(m.goodput() * 1000) / 1000.0,
                 Latency.of(m.okLatencies()), cdf, server,
-                Client.of(m.cpuNanos(), m.elapsedNanos(), Runtime.getRuntime().availableProcessors()));
+                Client.of(m.cpuNanos(), m.elapsedNanos(), Runtime.getRuntime().availableProcessors()), m.stopped());
     }
 
     /** The aligned result lines, after the configuration line. */
     void print(PrintStream out) {
         out.println(config.line());
         out.printf("requests    %d (responses %d, failed %d)%n", requests, responses, failed);
-        out.printf("elapsed     %.3f s%n", elapsedS);
+        out.printf("elapsed     %.3f s%s%n", elapsedS, stopped ? " (stopped by a signal before its end)" : "");
         out.printf("throughput  %.3f req/s%n", throughputPerS);
         out.printf("p50         %s%n", ms(latencyMs.p50()));
         out.printf("p90         %s%n", ms(latencyMs.p90()));

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -25,23 +26,36 @@ import org.HdrHistogram.Histogram;
  * not from when it was sent. When the server stalls, requests that fall due meanwhile are sent late or wait for
  * room, and that delay counts; a closed loop would instead send fewer requests during the stall and hide it
  * (coordinated omission).
+ *
+ * <p>A stop requested while it runs ({@code load} asks on SIGTERM and SIGINT) ends it early as its end would: no new
+ * request is sent, those in flight finish (each within the read timeout) and count, and the report covers the time
+ * up to then. So a script can run a load until something else is done, then stop it and still read what it measured.
  */
 final class LoadRun {
     private static final long HOUR_US = 3_600_000_000L;
+    /** How long an open loop at a low rate waits for its next request before it looks at the stop again. */
+    private static final long STOP_CHECK_NANOS = 50_000_000L;
     private final LoadConfig config;
     private final Histogram latencies = new ConcurrentHistogram(HOUR_US, 3);
     /** The answers below 400 only: what a 503 that came back at once would otherwise pull down. */
     private final Histogram okLatencies = new ConcurrentHistogram(HOUR_US, 3);
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final LongAdder responses = new LongAdder();
+    private final AtomicBoolean stop;
 
-    private LoadRun(LoadConfig config) {
+    private LoadRun(LoadConfig config, AtomicBoolean stop) {
         this.config = config;
+        this.stop = stop;
     }
 
-    /** Runs the load and returns what it measured. */
+    /** Runs the load to its end and returns what it measured. */
     static Measured run(LoadConfig config) throws InterruptedException {
-        LoadRun run = new LoadRun(config);
+        return run(config, new AtomicBoolean());
+    }
+
+    /** Runs the load until its end or until {@code stop} is set, and returns what it measured. */
+    static Measured run(LoadConfig config, AtomicBoolean stop) throws InterruptedException {
+        LoadRun run = new LoadRun(config, stop);
         try (Requester requester = new Requester(config.target(), config.keepAlive(), config.timeout(),
                 config.connections())) {
             run.warmUp(requester);
@@ -59,7 +73,7 @@ final class LoadRun {
                 progress.close();
             }
             long end = System.nanoTime();
-            return run.measured(end - start, processCpuNanos() - cpuStart);
+            return run.measured(end - start, processCpuNanos() - cpuStart, stop.get());
         }
     }
 
@@ -75,7 +89,7 @@ final class LoadRun {
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < Math.min(n, config.connections()); i++) {
             workers.add(Thread.ofVirtual().start(() -> {
-                while (left.getAndDecrement() > 0) {
+                while (!stop.get() && left.getAndDecrement() > 0) {
                     requester.get(config.path());
                 }
             }));
@@ -92,7 +106,7 @@ final class LoadRun {
         List<Thread> workers = new ArrayList<>(config.concurrency());
         for (int i = 0; i < config.concurrency(); i++) {
             workers.add(Thread.ofVirtual().start(() -> {
-                while (counted ? left.getAndDecrement() > 0 : System.nanoTime() < deadline) {
+                while (!stop.get() && (counted ? left.getAndDecrement() > 0 : System.nanoTime() < deadline)) {
                     record(requester.get(config.path()));
                 }
             }));
@@ -107,13 +121,16 @@ final class LoadRun {
         long stopAt = config.duration() == null ? Long.MAX_VALUE : start + config.duration().toNanos();
         long count = config.duration() == null ? config.requests() : Long.MAX_VALUE;
         Semaphore room = new Semaphore(config.maxInFlight());
-        for (long i = 0; i < count; i++) {
+        for (long i = 0; i < count && !stop.get(); i++) {
             long due = start + (long) (i * intervalNanos);
             if (due >= stopAt) {
                 break;
             }
-            for (long wait; (wait = due - System.nanoTime()) > 0; ) {
-                LockSupport.parkNanos(wait);
+            for (long wait; (wait = due - System.nanoTime()) > 0 && !stop.get(); ) {
+                LockSupport.parkNanos(Math.min(wait, STOP_CHECK_NANOS));
+            }
+            if (stop.get()) {
+                break;
             }
             room.acquire();
             Thread.ofVirtual().start(() -> {
@@ -143,14 +160,14 @@ final class LoadRun {
         return errors.values().stream().mapToLong(LongAdder::sum).sum();
     }
 
-    private Measured measured(long elapsedNanos, long cpuNanos) {
+    private Measured measured(long elapsedNanos, long cpuNanos, boolean stopped) {
         Map<String, Long> counted = new TreeMap<>();
         errors.forEach((label, n) -> counted.put(label, n.sum()));
         long failed = counted.values().stream().mapToLong(Long::longValue).sum();
         long transportErrors = counted.entrySet().stream().filter(e -> !e.getKey().startsWith("status"))
                 .mapToLong(Map.Entry::getValue).sum();
         return new Measured(responses.sum() + transportErrors, responses.sum(), failed, counted, elapsedNanos,
-                latencies.copy(), okLatencies.copy(), cpuNanos);
+                latencies.copy(), okLatencies.copy(), cpuNanos, stopped);
     }
 
     /**
@@ -161,9 +178,10 @@ final class LoadRun {
      * @param latencies microseconds, of the responses
      * @param okLatencies microseconds, of the responses with a status below 400
      * @param cpuNanos  the CPU time this process (the client) used over the timed run; -1 when unknown
+     * @param stopped   a stop was requested before the run's own end
      */
     record Measured(long requests, long responses, long failed, Map<String, Long> errors, long elapsedNanos,
-                    Histogram latencies, Histogram okLatencies, long cpuNanos) {
+                    Histogram latencies, Histogram okLatencies, long cpuNanos, boolean stopped) {
         double throughput() {
             return elapsedNanos == 0 ? 0 : requests / (elapsedNanos / 1e9);
         }

@@ -12,9 +12,9 @@ import picocli.CommandLine.Option;
 import dev.loanruntime.cli.Defaults;
 import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.ServerCommand;
+import dev.loanruntime.cli.Signals;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.serve.ServeOptions;
-import dev.loanruntime.serve.Signals;
 
 /**
  * {@code cluster}: a primary that runs N worker JVMs, each serving on the same host and port with

@@ -1,10 +1,12 @@
 package dev.loanruntime.serve;
 
 import java.time.Duration;
+import java.util.OptionalInt;
 
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters.DurationConverter;
+import dev.loanruntime.cli.Converters.OptionalPortConverter;
 import dev.loanruntime.cli.Converters.SecondsOrDurationConverter;
 import dev.loanruntime.cli.Defaults;
 import dev.loanruntime.cli.Durations;
@@ -25,6 +27,15 @@ public final class ListenerOptions {
     @Range(min = 0, max = 65_535)
     private int port;
 
+    // Any free port by default: two servers on one machine must not collide, and the serving line names it.
+    @Option(names = "--admin-port", defaultValue = "0", paramLabel = "PORT|off",
+            converter = OptionalPortConverter.class,
+            description = "A second port for /runtime, /observe/metrics and /observe/health, served by platform "
+                    + "threads: it answers while every carrier is held and is never refused by --limit or "
+                    + "--shed-delay; 0 for any free port (the serving line names it), off for none; in a cluster, "
+                    + "worker N takes PORT + N - 1 (default: ${DEFAULT-VALUE}).")
+    private OptionalInt adminPort;
+
     // Sized to deploy/haproxy.cfg's check: (fall 3 + 1) x inter 1 s.
     @Option(names = "--drain-delay", defaultValue = "4s", paramLabel = "DURATION",
             converter = SecondsOrDurationConverter.class,
@@ -44,6 +55,11 @@ public final class ListenerOptions {
             description = "Once a request line has arrived, its headers must end within this time, or the client "
                     + "gets 408 and the connection closes, e.g. 10s or 500ms (default: ${DEFAULT-VALUE}).")
     private Duration requestHeadTimeout;
+
+    /** The admin port (0: any free one), empty with {@code --admin-port off}. */
+    public OptionalInt adminPort() {
+        return adminPort;
+    }
 
     public String host() {
         return host;

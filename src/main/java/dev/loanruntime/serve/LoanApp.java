@@ -52,6 +52,7 @@ public final class LoanApp implements AutoCloseable {
     private final Readiness readiness;
     /** The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. */
     private final MeterRegistry registry = MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
+    private final MetricsEndpoint metrics;
     /** What this app opened, the last first. */
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
 
@@ -80,6 +81,7 @@ public final class LoanApp implements AutoCloseable {
             this.runtime = new RuntimeService(options, carriers, pool, store, monitors);
             this.readiness = new Readiness(pool, store);
             opened(new ServerMetrics(registry, pool, store, runtime, monitors.inFlight));
+            this.metrics = new MetricsEndpoint(registry, options.workerId());
         } catch (RuntimeException | Error e) {
             close(e);       // a part that failed ends the start: the parts before it must not live on
             throw e;
@@ -138,7 +140,7 @@ public final class LoanApp implements AutoCloseable {
                 new MemberService(pool, admission),
                 new SessionService(pool, options.crypto().memberCost(), store, options.storage().sessionTtl(),
                         admission),
-                new CatalogService(store), runtime, new MetricsEndpoint(registry, options.workerId()))) {
+                new CatalogService(store), runtime, metrics)) {
             service.routing(index);
         }
         // Helidon's health observer, added with readiness.feature()
@@ -158,6 +160,10 @@ public final class LoanApp implements AutoCloseable {
 
     public RuntimeService.Report report() {
         return runtime.report();
+    }
+
+    MetricsEndpoint metrics() {
+        return metrics;
     }
 
     /** Closes what the app opened, the last first. */

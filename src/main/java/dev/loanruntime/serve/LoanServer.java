@@ -1,9 +1,11 @@
 package dev.loanruntime.serve;
 
+import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.helidon.config.Config;
 import io.helidon.webserver.WebServer;
@@ -35,6 +37,8 @@ public final class LoanServer implements AutoCloseable {
     private final RequestHeadDeadline headDeadline;
     private final WebServer server;
     private final RouteIndex routes;
+    /** The monitors on platform threads ({@code --admin-port}); null when off or not yet started. */
+    private volatile AdminServer admin;
 
     private LoanServer(ServeOptions options, Config config, Carriers.Observation carriers, PasswordHasher hasher) {
         ClientDisconnects.quiet();
@@ -122,11 +126,31 @@ public final class LoanServer implements AutoCloseable {
             throw new IllegalStateException("cannot listen on " + listener.host() + ":" + listener.port() + failure
                     .map(why -> ": " + why).orElse(" (the port is taken, or the address is not this machine's)"));
         }
+        OptionalInt adminPort = options.listener().adminPort();
+        if (adminPort.isPresent()) {
+            // a fixed admin port in a cluster: worker N takes PORT + N - 1, so that the workers do not collide
+            int port = adminPort.getAsInt() > 0 && options.workerId() > 0
+                    ? adminPort.getAsInt() + options.workerId() - 1 : adminPort.getAsInt();
+            try {
+                loanServer.admin = AdminServer.start(options.listener().host(), port, loanServer.app,
+                        loanServer.port());
+            } catch (IOException | RuntimeException e) {
+                loanServer.close();
+                throw new IllegalStateException("cannot listen on " + options.listener().host() + ":" + port
+                        + " for --admin-port: " + e.getMessage(), e);
+            }
+        }
         return loanServer;
     }
 
     public int port() {
         return server.port();
+    }
+
+    /** The port of the monitors on platform threads; empty with {@code --admin-port off}. */
+    public OptionalInt adminPort() {
+        AdminServer running = admin;
+        return running == null ? OptionalInt.empty() : OptionalInt.of(running.port());
     }
 
     public RuntimeService.Report report() {
@@ -174,6 +198,10 @@ public final class LoanServer implements AutoCloseable {
             }
         }
         stop.stop();
+        AdminServer running = admin;
+        if (running != null) {
+            running.close();    // after the service's port: the monitors see the stop through
+        }
         close(headDeadline, app);
     }
 

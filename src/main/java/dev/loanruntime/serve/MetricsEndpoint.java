@@ -58,18 +58,29 @@ final class MetricsEndpoint implements HttpService {
     }
 
     private void metrics(ServerRequest req, ServerResponse res) {
-        List<String> scopes = req.query().all("scope", List::of);
-        List<String> names = req.query().all("name", List::of);
-        Optional<Object> text = formatters.stream()
-                .flatMap(f -> f.formatter(MediaTypes.TEXT_PLAIN, config, registry, SCOPE_TAG, scopes, names).stream())
-                .findFirst()
-                .flatMap(MeterRegistryFormatter::format);
+        Optional<String> text = text(req.query().all("scope", List::of), req.query().all("name", List::of));
         if (text.isEmpty()) {
             Json.send(res, Status.NOT_FOUND_404, new Json.Error("metric_not_found", "no meter matches the query"));
             return;
         }
-        res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-        res.send(tidied(text.get().toString(), workerLabel));
+        res.header(HeaderNames.CONTENT_TYPE, CONTENT_TYPE);
+        res.send(text.get());
+    }
+
+    /** The content type of the scrape: Prometheus text, version 0.0.4. */
+    static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    /**
+     * The meters of {@code scopes} named {@code names} (every one when a list is empty) as Prometheus text, sorted and
+     * labelled as {@link #tidied} says; empty when no meter matches. Any thread: it reads the meters and does not
+     * block.
+     */
+    Optional<String> text(List<String> scopes, List<String> names) {
+        return formatters.stream()
+                .flatMap(f -> f.formatter(MediaTypes.TEXT_PLAIN, config, registry, SCOPE_TAG, scopes, names).stream())
+                .findFirst()
+                .flatMap(MeterRegistryFormatter::format)
+                .map(text -> tidied(text.toString(), workerLabel));
     }
 
     /**

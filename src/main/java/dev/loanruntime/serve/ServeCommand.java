@@ -16,6 +16,7 @@ import picocli.CommandLine.Mixin;
 import dev.loanruntime.cli.Durations;
 import dev.loanruntime.cli.ServerCommand;
 import dev.loanruntime.cli.SettingsDefaults;
+import dev.loanruntime.cli.Signals;
 import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.protocol.Standby;
 import dev.loanruntime.protocol.StatusLines;
@@ -108,7 +109,7 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
             PrimaryWatch.ofThisProcess(false).onGone(stop::now);
         }
         System.out.println(StatusLines.serving(ProcessHandle.current().pid(), options.listener().host(), server.port(),
-                servingDetails(server.report(), options)));
+                servingDetails(server.report(), options, server.adminPort())));
         System.out.flush();
 
         long drainMillis = options.listener().drainDelay().toMillis();
@@ -124,15 +125,20 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
     }
 
     /**
-     * What the serving line tells after the address: the execution model (carriers for virtual threads, the pool's
-     * size for platform ones), the crypto pool, the overload protections, the store and the scrypt provider.
+     * What the serving line tells after the address: the admin port's address, the execution model (carriers for
+     * virtual threads, the pool's size for platform ones), the crypto pool, the overload protections, the store and
+     * the scrypt provider.
      */
-    static String servingDetails(RuntimeService.Report r, ServeOptions options) {
+    static String servingDetails(RuntimeService.Report r, ServeOptions options, OptionalInt adminPort) {
         Threshold shed = options.overload().shedDelay();
-        return "threads=%s %s crypto-threads=%d crypto-queue=%d max-derivations=%d limit=%s shed-delay=%s java=%s"
-                .formatted(r.threadModel(), r.platformThreads() > 0 ? "platform-threads=" + r.platformThreads()
-                                : "carriers=" + r.carriers(), r.cryptoThreads(), r.cryptoQueue(), r.derivationLimit(),
-                        r.overload().limit(), shed.on() ? Durations.format(shed.threshold()) : "off", r.javaVersion())
+        String admin = adminPort.isPresent()
+                ? "http://" + options.listener().host() + ":" + adminPort.getAsInt() : "off";
+        String threads = r.platformThreads() > 0 ? "platform-threads=" + r.platformThreads()
+                : "carriers=" + r.carriers();
+        return ("admin=%s threads=%s %s crypto-threads=%d crypto-queue=%d max-derivations=%d limit=%s shed-delay=%s "
+                + "java=%s").formatted(admin, r.threadModel(), threads, r.cryptoThreads(), r.cryptoQueue(),
+                        r.derivationLimit(), r.overload().limit(),
+                        shed.on() ? Durations.format(shed.threshold()) : "off", r.javaVersion())
                 + " store=" + options.storage().store() + " scrypt=" + r.hasher()
                 + (r.hasher().equals(r.scryptDefault()) ? " (default)" : " (default: " + r.scryptDefault() + ")");
     }

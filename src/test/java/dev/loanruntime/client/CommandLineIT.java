@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.loanruntime.testing.CliRun;
 import dev.loanruntime.testing.ServerProcess;
@@ -139,6 +141,39 @@ class CommandLineIT {
             assertThat(report.path("latencyMs").path("p50").asDouble(), greaterThan(9.9));
             assertThat(report.path("server").path("peakThreads").asInt(), greaterThan(0));
             assertThat(report.path("cdf").size(), greaterThan(2));
+        }
+    }
+
+    /**
+     * SIGTERM ends a long run early and it still reports, counting the requests in flight at the signal (each takes
+     * 300 ms, so two are in flight at any moment): a script can run a load until something else is done.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--concurrency=2", "--rate=10"})
+    void loadStoppedBySigtermStillReportsAndLosesNoRequest(String loop) throws Exception {
+        try (TestServer server = new TestServer()) {
+            Path json = dir.resolve("stopped.json");
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                    System.getProperty("java.class.path"), "dev.loanruntime.Main", "load", "--url",
+                    server.target().toString(), "--path", "/sleep?ms=300", loop, "--duration", "120s",
+                    "--json", json.toString()).redirectErrorStream(true).start();
+            try {
+                p.getOutputStream().close();
+                Thread.sleep(3000);
+                p.toHandle().destroy(); // SIGTERM; Process.destroy() would also close its output
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(out, p.waitFor(), is(0));
+                assertThat(out, containsString("stopped by a signal"));
+                JsonNode report = Results.read(json);
+                assertThat(out, report.path("stopped").asBoolean(), is(true));
+                assertThat(out, report.path("requests").asLong(), greaterThan(1L));
+                assertThat("every request finished, none cut: " + out, report.path("failed").asLong(), is(0L));
+                assertThat("every request the server got is in the report: " + out, report.path("requests").asLong(),
+                        is((long) server.sleeps()));
+                assertThat(out, report.path("elapsedS").asDouble(), lessThan(30.0));
+            } finally {
+                p.destroyForcibly();
+            }
         }
     }
 

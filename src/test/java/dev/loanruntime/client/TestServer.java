@@ -16,6 +16,7 @@ final class TestServer implements AutoCloseable {
     private final WebServer server;
     private final ReentrantLock everyone = new ReentrantLock(true);
     private final AtomicInteger serialized = new AtomicInteger();
+    private final AtomicInteger sleeps = new AtomicInteger();
     private final int stallAt;
     private final int stallMs;
 
@@ -42,7 +43,13 @@ final class TestServer implements AutoCloseable {
         return Target.parse("http://127.0.0.1:" + server.port());
     }
 
+    /** The requests to {@code /sleep} that have arrived so far. */
+    int sleeps() {
+        return sleeps.get();
+    }
+
     private void sleepHandler(ServerRequest req, ServerResponse res) {
+        sleeps.incrementAndGet();
         try {
             Thread.sleep(intParam(req, "ms"));
             res.send("slept");

@@ -39,7 +39,8 @@ class ServeOptionsTest {
             dev.loanruntime.crypto.ScryptCost.class, List.of("65536,8,8", "1024,8,1", "16384,8,2", "2,1,1"),
             dev.loanruntime.settings.Threshold.class, List.of("off", "20ms", "2s", "1500ms"),
             dev.loanruntime.overload.ConcurrencyLimit.class, List.of("none", "aimd", "fixed:4:0", "fixed:1:10"),
-            java.time.Duration.class, List.of("10s", "500ms", "2m", "1s"));
+            java.time.Duration.class, List.of("10s", "500ms", "2m", "1s"),
+            java.util.OptionalInt.class, List.of("off", "0", "8439", "65535"));
     private static final int SETS = 300;
 
     @Test

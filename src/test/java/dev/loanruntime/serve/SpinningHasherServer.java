@@ -35,7 +35,8 @@ public final class SpinningHasherServer {
         options = options.with(Arrays.copyOfRange(args, 4, args.length));
         Spinner spinner = new Spinner(Long.parseLong(args[2]) * 1_000_000);
         try (LoanServer server = LoanServer.start(options, Config.create(), spinner)) {
-            System.out.println("spinning-hasher server address=http://127.0.0.1:" + server.port());
+            System.out.println("spinning-hasher server address=http://127.0.0.1:" + server.port()
+                    + (server.adminPort().isPresent() ? " admin=http://127.0.0.1:" + server.adminPort().getAsInt() : ""));
             System.in.read();   // until the test closes the pipe or kills the process
         }
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.loanruntime.protocol.StatusLines;
 
@@ -23,6 +24,7 @@ import dev.loanruntime.protocol.StatusLines;
  * its descendants are killed by PID even when the test fails.
  */
 public final class ServerProcess implements AutoCloseable {
+    private static final Pattern ADMIN = Pattern.compile("admin=(http://\\S+)");
     private final Process process;
     private final List<String> output = new ArrayList<>();
     private final CompletableFuture<Integer> port = new CompletableFuture<>();
@@ -125,6 +127,16 @@ public final class ServerProcess implements AutoCloseable {
 
     public String baseUri() {
         return "http://127.0.0.1:" + port();
+    }
+
+    /** The admin port's address the start-up line names ({@code admin=http://HOST:PORT}). */
+    public String adminUri() {
+        port();
+        Matcher m = ADMIN.matcher(output());
+        if (!m.find()) {
+            throw new IllegalStateException("no admin= in the start-up line:\n" + output());
+        }
+        return m.group(1);
     }
 
     public long pid() {

@@ -1,4 +1,4 @@
-package dev.loanruntime.serve;
+package dev.loanruntime.cli;
 
 import sun.misc.Signal;
 
