@@ -51,6 +51,29 @@ class GracefulStopIT {
         }
     }
 
+    /**
+     * A connection the server accepted before SIGTERM, whose request arrives only after the listener has closed, is
+     * still answered, with {@code Connection: close}: the stop closes the listening socket, answers what it had
+     * accepted, and only then stops Helidon. Helidon's stop alone closes such a connection at once, its request
+     * unread, and the client gets a reset: in a rolling restart, the connection a client opened a moment before.
+     */
+    @Test
+    void aRequestOnAConnectionAcceptedBeforeTheStopIsAnswered() throws Exception {
+        try (ServerProcess server = ServerProcess.serve(List.of(), NO_DRAIN);
+             RawHttp.Connection early = RawHttp.connect(server.port(), Duration.ofSeconds(10))) {
+            int port = server.port();
+            Thread.sleep(300);   // accepted by the server, not only by the kernel
+            server.sigterm();
+            await("RawHttp.refused(port)").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> RawHttp.refused(port));
+
+            RawHttp.Response r = early.getOrNoResponse("/books");
+            assertThat(r.body(), r.status(), is(200));
+            assertThat(r.header("connection"), is("close"));
+            assertThat(server.output(), server.awaitExit(Duration.ofSeconds(20)), is(0));
+        }
+    }
+
     @Test
     void aRequestLongerThanTheGracePeriodDoesNotHoldTheStop() throws Exception {
         // The same key as in application.yaml, shortened: a 10 s wait outlasts a 1 s grace period.

@@ -9,6 +9,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerResponse;
 
 /**
  * Counts the requests being handled right now (including the one that asks), and all requests handled so far.
@@ -29,10 +30,7 @@ public final class InFlight {
     /** A routing filter that counts every request passing through it. */
     public Filter filter() {
         return (chain, req, res) -> {
-            enter();
-            if (closing) {
-                res.header(CONNECTION_CLOSE);
-            }
+            enter(res);
             try {
                 chain.proceed();
             } finally {
@@ -44,10 +42,7 @@ public final class InFlight {
     /** {@code handler}, counting the requests it handles. */
     public Handler counted(Handler handler) {
         return (req, res) -> {
-            enter();
-            if (closing) {
-                res.header(CONNECTION_CLOSE);
-            }
+            enter(res);
             try {
                 handler.handle(req, res);
             } finally {
@@ -68,6 +63,14 @@ public final class InFlight {
     /** Requests handled since the server started. */
     public long handled() {
         return handled.sum();
+    }
+
+    /** Counts a request in; from {@link #closeConnections()} on, its answer asks the client to close after it. */
+    private void enter(ServerResponse res) {
+        enter();
+        if (closing) {
+            res.header(CONNECTION_CLOSE);
+        }
     }
 
     public int current() {

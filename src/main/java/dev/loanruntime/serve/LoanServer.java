@@ -31,8 +31,6 @@ import dev.loanruntime.stages.Stages;
 public final class LoanServer implements AutoCloseable {
     /** How long no request must be in flight before the stop goes on: a fresh connection's request arrives sooner. */
     private static final Duration QUIET = Duration.ofMillis(200);
-    /** The longest a stop waits for the accepted requests, as Helidon's grace period (application.yaml) does. */
-    private static final Duration ANSWER_LIMIT = Duration.ofSeconds(10);
     private final LoanApp app;
     private final RequestHeadDeadline headDeadline;
     private final WebServer server;
@@ -192,7 +190,8 @@ public final class LoanServer implements AutoCloseable {
         } else {
             try {
                 // a connection accepted just before the socket closed sends its request within moments
-                app.monitors().inFlight.awaitQuiet(QUIET, ANSWER_LIMIT);
+                // at most Helidon's grace period (server.shutdown-grace-period), which it then applies itself
+                app.monitors().inFlight.awaitQuiet(QUIET, server.prototype().shutdownGracePeriod());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
