@@ -13,13 +13,15 @@
 # otherwise land in the first pair.
 #
 #   PAIR_OPTIONS[KIND]="serve options"   PAIR_LABEL[KIND]="words"   (set by the script for each KIND)
+#   PAIR_POLL[KIND]=PATH   (optional) GET PATH on KIND's admin port once a second while it runs, as the live page
+#                          does with /runtime; the poller runs on CPU 1, beside the clients
 #   cpu_pairs ROUNDS PAIRS RUN_S WARM_S KIND...
 # writes $OUT/pairs.txt and, per round, the figures ratio.KIND (bare / server CPU per request, the round's process)
 # and corrected.KIND (the same divided by the control's), and control-error; prints the table of every pair.
 
-declare -A PAIR_OPTIONS PAIR_LABEL
+declare -A PAIR_OPTIONS PAIR_LABEL PAIR_POLL
 PAIR_LABEL[bare-2]="bare Helidon, a second copy (control)"
-declare -A _PAIR_URL _PAIR_PID
+declare -A _PAIR_URL _PAIR_PID _PAIR_POLLER
 
 # _pair_start ROUND KIND: starts KIND's server afresh on CPU 0 (bare and bare-2: the peer; else serve with
 # PAIR_OPTIONS[KIND]).
@@ -32,6 +34,16 @@ _pair_start() {
   esac
   _PAIR_URL[$kind]=$SERVER_URL
   _PAIR_PID[$kind]=$SERVER_PID
+  _PAIR_POLLER[$kind]=""
+  if [ -n "${PAIR_POLL[$kind]:-}" ]; then
+    local admin
+    admin=$(admin_url "$OUT/$round-$kind.server.log")
+    [ -n "$admin" ] || { echo "cpu_pairs: $kind has no admin port to poll" >&2; exit 1; }
+    # shellcheck disable=SC2016 # expanded by the poller's shell
+    start_bg "$OUT/$round-$kind.poll.log" taskset -c 1 bash -c \
+      'while :; do curl -s -o /dev/null --max-time 5 "$0" || echo "poll failed"; sleep 1; done' "$admin${PAIR_POLL[$kind]}"
+    _PAIR_POLLER[$kind]=$BG_PID
+  fi
 }
 
 # _pair_client NAME KIND SECONDS: wrk on CPU 1 against KIND's /books in the background, output to $OUT/NAME.wrk; sets
@@ -84,7 +96,10 @@ cpu_pairs() {
           "share of CPU 1 (the two wrk clients) busy during a pair: ${PAIR_LABEL[$kind]}"
       done
     done
-    for kind in bare "${kinds[@]}"; do stop_pid "${_PAIR_PID[$kind]}" KILL; done
+    for kind in bare "${kinds[@]}"; do
+      [ -z "${_PAIR_POLLER[$kind]:-}" ] || stop_pid "${_PAIR_POLLER[$kind]}" KILL
+      stop_pid "${_PAIR_PID[$kind]}" KILL
+    done
   done
 
   echo

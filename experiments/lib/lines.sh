@@ -14,6 +14,12 @@ serving_url() {
   grep -o 'address=http://[^ ]*' "$1" | head -1 | cut -d= -f2
 }
 
+# admin_url LOG: the admin port's address in the first start-up line of LOG that names one (admin=http://...), or
+# nothing when the server has none (--admin-port off).
+admin_url() {
+  grep -o 'admin=http://[^ ]*' "$1" | head -1 | cut -d= -f2
+}
+
 # serves_pid LOG PID: status 0 when LOG holds a serving line of process PID (a worker's, behind its prefix, too).
 serves_pid() {
   grep -q "serving pid=$2 " "$1"
