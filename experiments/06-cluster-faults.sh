@@ -10,7 +10,7 @@
 #  (c) the primary is SIGKILLed, at the end of (a)'s and of (b)'s cluster, then of fresh ones up to ROUNDS in all:
 #      how long until none of its workers and spares is left.
 # The load is CLIENTS curl processes, each requesting /books on a new connection per request (bounded count), started
-# afresh for each round, so each round counts its own requests.
+# afresh for each round, so each round counts its own requests; in (b), CLIENTS more on kept-alive connections.
 # Settings (environment): WORKERS (3, --short 2), CLIENTS (2), ROUNDS (3, --short 1), ROLLS (3, --short 1),
 # LOAD_MAX (200000), PORT (a free one unless set).
 set -euo pipefail
@@ -65,17 +65,24 @@ FAILURES=()   # "PHASE|ROUND|the failed requests by kind"
 
 # under_load PREFIX PHASE ROUND CMD...: starts the curl load, runs CMD SETTLE_S later, stops the load SETTLE_S after it
 # returned (a failure the fault causes late still counts); sets LOAD_OK and LOAD_FAILED, the requests answered 200
-# and the others.
+# and the others. With KEPT=1, CLIENTS more curl clients on kept-alive connections run beside them (PREFIX-kept):
+# KEPT_OK and KEPT_FAILED.
+KEPT=0
 under_load() {
   local prefix=$1 phase=$2 round=$3
   shift 3
   start_curl_load "$prefix" "$CLIENTS" "$URL/books"
+  [ "$KEPT" = 0 ] || start_curl_load "$prefix-kept" "$CLIENTS" "$URL/books" "" keep-alive
   sleep "$SETTLE_S"
   "$@"
   sleep "$SETTLE_S"
   stop_curl_load
   read -r LOAD_OK LOAD_FAILED < <(load_counts "$prefix")
   FAILURES+=("$phase|$round|$(load_failures "$prefix")")
+  if [ "$KEPT" = 1 ]; then
+    read -r KEPT_OK KEPT_FAILED < <(load_counts "$prefix-kept")
+    FAILURES+=("$phase, kept-alive|$round|$(load_failures "$prefix-kept")")
+  fi
 }
 
 # kill_primary WHEN: SIGKILL to the primary (the load stopped): figures of how long until none of its children (its
@@ -174,11 +181,16 @@ for round in $(seq "$ROLLS"); do
   for condition in "${CONDITIONS[@]}"; do
     read -r label migrate <<<"$condition"
     set_migrate "$migrate"
-    under_load "$OUT/b-load-$label-$round" "rolling restart, $label" "$round" roll "$label"
+    KEPT=1 under_load "$OUT/b-load-$label-$round" "rolling restart, $label" "$round" roll "$label"
     figure "roll.ok.$label" "$LOAD_OK" requests "requests answered 200 in a rolling restart, $label"
     figure "roll.failed.$label" "$LOAD_FAILED" requests "requests failed in a rolling restart, $label"
+    figure "roll.kept-ok.$label" "$KEPT_OK" requests \
+      "requests on kept-alive connections answered 200 in a rolling restart, $label"
+    figure "roll.kept-failed.$label" "$KEPT_FAILED" requests \
+      "requests on kept-alive connections failed in a rolling restart, $label"
     echo "  round $round, $label: the restart took $(figure_values "roll.ms.$label" | tail -1) ms (steps:" \
-      "$(figure_values "roll.step-ms.$label" | tail -"$WORKERS" | paste -sd' ') ms); $LOAD_OK ok, $LOAD_FAILED failed"
+      "$(figure_values "roll.step-ms.$label" | tail -"$WORKERS" | paste -sd' ') ms); new connections: $LOAD_OK ok," \
+      "$LOAD_FAILED failed; kept-alive: $KEPT_OK ok, $KEPT_FAILED failed"
   done
 done
 restore_migrate
@@ -202,6 +214,8 @@ for condition in "${CONDITIONS[@]}"; do
   read -r label _ <<<"$condition"
   table_row "rolling restart, $label" "$ROLLS" "$(total "roll.ok.$label")" "$(total "roll.failed.$label")" \
     "$(figure_median "roll.ms.$label")" "one restart of $WORKERS workers" "$(figure_median "roll.step-ms.$label")"
+  table_row "the same, kept-alive clients" "$ROLLS" "$(total "roll.kept-ok.$label")" \
+    "$(total "roll.kept-failed.$label")" - - -
 done
 table_row "SIGKILL the primary" "$(figure_values orphans.gone-ms | wc -l)" - - "$(figure_median orphans.gone-ms)" \
   "until no worker or spare runs" -
@@ -238,6 +252,7 @@ done
 for condition in "${CONDITIONS[@]}"; do
   read -r label _ <<<"$condition"
   verdict_on "rolling restart loses no request ($label)" "roll.failed.$label" '==' 0 all
+  verdict_on "rolling restart loses no request on kept-alive connections ($label)" "roll.kept-failed.$label" '==' 0 all
 done
 verdict_on "orphans exit within 2 s of the primary's SIGKILL" orphans.gone-ms '<=' 2000
 end_experiment

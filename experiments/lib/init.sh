@@ -84,7 +84,7 @@
 #   curl_requests N URL [CURL_OPTION...]   N requests from one curl; each answer's body on a line
 #   curl_clients PREFIX CLIENTS N URL [CURL_OPTION...]   N requests from CLIENTS curl_requests at once; waits
 #   ask_each_worker WORKERS URL FILE [CURL_OPTION...]   requests URL until WORKERS pids answered (60 at most)
-#   start_curl_load PREFIX N URL [MAX]   N curl loops on URL; status lines in PREFIX.1..N; sets LOAD_PIDS
+#   start_curl_load PREFIX N URL [MAX] [keep-alive]   N curl loops on URL; lines in PREFIX.1..N; adds to LOAD_PIDS
 #   stop_curl_load                 stop them
 #   load_counts PREFIX             "ok failed"
 #   load_failures PREFIX           the failed requests by status and curl exit code, or "none"

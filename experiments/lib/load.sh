@@ -46,24 +46,26 @@ ask_each_worker() {
   done
 }
 
-# start_curl_load PREFIX CLIENTS URL [MAX]: starts CLIENTS curl processes, each requesting URL at most MAX (LOAD_MAX,
-# default 20000) times, one connection per request ("Connection: close", 10 s at most each); sets LOAD_PIDS. Client N
-# writes one line per request to PREFIX.N: the status code ("000": no response) and curl's exit code (7 refused,
-# 28 timed out, 52 empty reply, 56 reset).
+# start_curl_load PREFIX CLIENTS URL [MAX] [keep-alive]: starts CLIENTS curl processes, each requesting URL at most MAX
+# (LOAD_MAX, default 20000) times, one connection per request ("Connection: close", 10 s at most each), or with
+# "keep-alive" on one connection kept open, as a browser does: curl opens a new one when an answer says "Connection:
+# close", and sends a request again on a new connection when the reused one ended before any byte of an answer (RFC
+# 9112 9.3.1). Adds their pids to LOAD_PIDS. Client N writes one line per request to PREFIX.N: the status code ("000":
+# no response) and curl's exit code (7 refused, 28 timed out, 52 empty reply, 56 reset).
 start_curl_load() {
-  local prefix=$1 clients=$2 url=$3 max=${4:-${LOAD_MAX:-20000}} config="$1.curlrc" c
+  local prefix=$1 clients=$2 url=$3 max=${4:-${LOAD_MAX:-20000}} config="$1.curlrc" c close=(-H 'Connection: close')
+  [ "${5:-}" != keep-alive ] || close=()
   _curl_urls "$max" "$url" /dev/null >"$config"
-  LOAD_PIDS=()
   for c in $(seq "$clients"); do
     # The codes go to stderr, which is unbuffered: stop_curl_load kills curl, and a buffered stdout would lose
     # its tail.
-    start_bg "$prefix.$c" curl -s -K "$config" -H 'Connection: close' --max-time 10 \
+    start_bg "$prefix.$c" curl -s -K "$config" "${close[@]}" --max-time 10 \
       -w '%{stderr}%{http_code} %{exitcode}\n'
     LOAD_PIDS+=("$BG_PID")
   done
 }
 
-# stop_curl_load: stops the clients of the last start_curl_load.
+# stop_curl_load: stops the clients of every start_curl_load since the last stop.
 stop_curl_load() {
   stop_pids "${LOAD_PIDS[@]}"
   LOAD_PIDS=()
