@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import dev.loanruntime.testing.Http;
+import dev.loanruntime.testing.LoadLoop;
 import dev.loanruntime.testing.Ports;
 import dev.loanruntime.testing.RawHttp;
 import dev.loanruntime.testing.ServerProcess;
@@ -98,6 +99,67 @@ class HaproxyIT {
                 Files.deleteIfExists(log);
             }
         }
+    }
+
+    /**
+     * A host SIGKILLed with GETs in hand costs its clients nothing: the balancer resends each of them to the other
+     * host (retry-on empty-response, redispatch), which HTTP allows for GET. Two servers, on 127.0.0.2 and 127.0.0.3,
+     * and four clients sending 200 ms GETs through the balancer, so that the killed host always holds some.
+     */
+    @Test
+    void aHostSigkilledWithGetsInHandCostsNoGet() throws Exception {
+        Path haproxy = haproxy();
+        int front = Ports.freeOutsideEphemeralRange();
+        int stats = Ports.freeOutsideEphemeralRange();
+        int service = Ports.freeOutsideEphemeralRange();
+        Path log = Files.createTempFile("haproxy", ".log");
+        try (ServerProcess host2 = host("127.0.0.2", service);
+             ServerProcess host3 = host("127.0.0.3", service)) {
+            Process balancer = balancer(haproxy, front, stats, service, log);
+            try {
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                        .until(() -> state(stats, "host2") + " " + state(stats, "host3"), is("UP|L7OK UP|L7OK"));
+                LoadLoop gets = LoadLoop.start(front, "/catalog/lookup?ms=200", 4, Duration.ofMillis(50),
+                        Duration.ofMinutes(2), LoadLoop.Retry.NEVER);
+                await("gets.ok() >= 20").atMost(Duration.ofSeconds(30)).until(() -> gets.ok() >= 20);
+                host3.process().destroyForcibly();   // SIGKILL: its GETs in hand end with the connection
+                int atKill = gets.ok();
+                await("gets.ok() >= atKill + 40").atMost(Duration.ofSeconds(60)).until(() -> gets.ok() >= atKill + 40);
+                gets.stop();
+
+                assertThat("GETs failed through the balancer: " + gets.failures(), gets.failed(), is(0));
+                await("the killed host is out").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                        .ignoreExceptions().until(() -> state(stats, "host3"), startsWith("DOWN"));
+            } finally {
+                balancer.destroyForcibly();
+                balancer.waitFor(10, TimeUnit.SECONDS);
+                System.out.println("haproxy's log:\n" + Files.readString(log));
+                Files.deleteIfExists(log);
+            }
+        }
+    }
+
+    private static ServerProcess host(String address, int port) throws IOException {
+        return ServerProcess.startListening(List.of(), "dev.loanruntime.Main",
+                List.of("serve", "--host", address, "--port", Integer.toString(port), "--drain-delay", "0"));
+    }
+
+    /** HAProxy with deploy/haproxy.cfg, clients on {@code front}, stats on {@code stats}, its log into {@code log}. */
+    private static Process balancer(Path haproxy, int front, int stats, int service, Path log) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(haproxy.toString(), "-db", "-f", CONFIG.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = builder.environment();
+        env.put("LOAN_LB_BIND", "127.0.0.1:" + front);
+        env.put("LOAN_LB_STATS_BIND", "127.0.0.1:" + stats);
+        env.put("LOAN_SERVICE_PORT", Integer.toString(service));
+        Process balancer = builder.start();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            if (!balancer.isAlive()) {
+                throw new IllegalStateException("haproxy exited:\n" + Files.readString(log));
+            }
+            return listens(stats);
+        });
+        return balancer;
     }
 
     private static boolean listens(int port) {
