@@ -32,6 +32,12 @@ import dev.loanruntime.http.Json;
  */
 final class AdminServer implements AutoCloseable {
     private static final int THREADS = 2;
+    /**
+     * Answers a second at most, of every kind together: an open live page asks once a second, a health check about
+     * as often, a scrape far less. Beyond it the admin port answers 503, so that however many pages are open, what the
+     * monitors cost the server stays bounded.
+     */
+    static final int ANSWERS_PER_SECOND = 50;
     private static final String ALLOW = "GET, HEAD";
     /** The live page's files, from the class path, by the name they are asked for under /live/. */
     private static final Map<String, String> PAGE = Map.of(
@@ -44,6 +50,9 @@ final class AdminServer implements AutoCloseable {
     private final ExecutorService executor;
     private final LoanApp app;
     private final byte[] config;
+    /** The answers the port may still give now: a bucket of {@link #ANSWERS_PER_SECOND}, refilled as time passes. */
+    private double allowance = ANSWERS_PER_SECOND;
+    private long refilledAt = System.nanoTime();
 
     private AdminServer(HttpServer server, ExecutorService executor, LoanApp app, int servicePort) {
         this.server = server;
@@ -77,6 +86,13 @@ final class AdminServer implements AutoCloseable {
         try {
             String method = exchange.getRequestMethod();
             String path = exchange.getRequestURI().getPath();
+            if (!admitted()) {
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                send(exchange, 503, Json.CONTENT_TYPE, Json.bytes(new Json.Error("admin_busy", "the admin port "
+                        + "answers " + ANSWERS_PER_SECOND + " requests a second at most (an open live page asks once a "
+                        + "second); retry later")));
+                return;
+            }
             if (!route(path)) {
                 send(exchange, 404, Json.CONTENT_TYPE, Json.bytes(new Json.Error("route_not_found",
                         "the admin port serves /runtime, /observe/metrics, /observe/health and /live")));
@@ -106,6 +122,18 @@ final class AdminServer implements AutoCloseable {
         } finally {
             exchange.close();
         }
+    }
+
+    /** Whether this request fits in the allowance, which it then takes from. */
+    private synchronized boolean admitted() {
+        long now = System.nanoTime();
+        allowance = Math.min(ANSWERS_PER_SECOND, allowance + (now - refilledAt) * (ANSWERS_PER_SECOND / 1e9));
+        refilledAt = now;
+        if (allowance < 1) {
+            return false;
+        }
+        allowance -= 1;
+        return true;
     }
 
     private static boolean route(String path) {

@@ -118,6 +118,33 @@ class AdminPortIT {
         }
     }
 
+    /** However many pages poll it, the admin port answers a bounded number of requests a second; the rest get 503. */
+    @Test
+    void moreThanItsAllowanceOfRequestsASecondGet503() throws Exception {
+        try (ServerProcess server = spinning(1);
+                Http admin = new Http(server.adminUri())) {
+            int ok = 0;
+            Http.Response refused = null;
+            long start = System.nanoTime();
+            for (int i = 0; i < 3 * AdminServer.ANSWERS_PER_SECOND && refused == null; i++) {
+                Http.Response r = admin.get("/runtime");
+                if (r.status() == 200) {
+                    ok++;
+                } else {
+                    refused = r;
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            assertThat("a 503 after " + ok + " answers in " + seconds + " s", refused != null, is(true));
+            assertThat(refused.body(), refused.status(), is(503));
+            assertThat(refused.json().path("error").asText(), is("admin_busy"));
+            assertThat(refused.header("retry-after"), is("1"));
+            assertThat((double) ok, lessThan(AdminServer.ANSWERS_PER_SECOND * (1 + seconds) + 1));
+            Thread.sleep(1100);
+            assertThat("a second later it answers again", admin.get("/runtime").status(), is(200));
+        }
+    }
+
     private static ServerProcess spinning(int carriers, String... options) throws Exception {
         return ServerProcess.startListening(List.of(), SpinningHasherServer.class.getName(),
                 SpinningHasherServer.args(carriers, "virtual", SPIN_MS, "default", options));
