@@ -51,11 +51,6 @@ public final class InFlight {
         };
     }
 
-    private void enter() {
-        current.incrementAndGet();
-        handled.increment();
-    }
-
     private void leave() {
         current.decrementAndGet();
     }
@@ -67,7 +62,8 @@ public final class InFlight {
 
     /** Counts a request in; from {@link #closeConnections()} on, its answer asks the client to close after it. */
     private void enter(ServerResponse res) {
-        enter();
+        current.incrementAndGet();
+        handled.increment();
         if (closing) {
             res.header(CONNECTION_CLOSE);
         }
