@@ -52,6 +52,11 @@ abstract class StateAcrossProcessesContract {
         return Map.of();
     }
 
+    /** Arguments a store adds to each process's command line. */
+    List<String> storeArguments() {
+        return List.of();
+    }
+
     /** Makes the store empty before the processes of a test class start on it. */
     void emptyStore() throws Exception {
     }
@@ -64,9 +69,11 @@ abstract class StateAcrossProcessesContract {
         emptyStore();
         try (ExecutorService starting = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<ServerProcess>> started = new ArrayList<>();
+            List<String> arguments = new ArrayList<>(List.of("--store", store(), "--member-cost", CHEAP_MEMBER_COST));
+            arguments.addAll(storeArguments());
             for (int i = 0; i < PROCESSES; i++) {
                 started.add(starting.submit(() -> ServerProcess.serve(environment(), List.of("-Xmx256m"),
-                        "--store", store(), "--member-cost", CHEAP_MEMBER_COST)));
+                        arguments.toArray(String[]::new))));
             }
             Exception failure = null;
             for (Future<ServerProcess> server : started) {
