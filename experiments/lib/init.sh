@@ -40,6 +40,7 @@
 #   java_major JAVA                the feature version of a java binary (17, 21, 25)
 #   build_once                     mvn package when target/loan-runtime.jar is missing or older than the sources
 #   netty_libs                     the Netty peer's libraries in target/netty-libs (experiments/peers/netty/pom.xml)
+#   browser_libs                   Selenium in target/browser-libs (experiments/peers/browser/pom.xml)
 #   loan_runtime ARG...            java -jar target/loan-runtime.jar ARG...
 # lines.sh    the status lines servers and primaries print (their Java side: protocol/StatusLines)
 #   LINE_SERVING, LINE_CLUSTER_READY, LINE_STANDING_BY, LINE_RESTART_DONE, LINE_REPLACED   regexes for await_line

@@ -61,17 +61,29 @@ build_once() {
   fi
 }
 
-# netty_libs: copies the Netty peer's libraries (experiments/peers/netty/pom.xml) into target/netty-libs/ when they are
-# missing or older than that pom; otherwise does nothing. Netty is the experiments' dependency, not the server's.
+# _copy_libs POM DIR WHAT: `mvn -f POM package` (which copies the libraries POM names into DIR) when DIR is missing
+# or older than POM; otherwise nothing.
+_copy_libs() {
+  if [ ! -f "$2/.copied" ] || [ "$1" -nt "$2/.copied" ]; then
+    echo "copying $3 into $2 ..."
+    rm -rf "$2"
+    PATH="$JAVA_HOME/bin:$PATH" mvn -q -B -ntp -f "$1" package
+    touch "$2/.copied"
+  fi
+}
+
+# netty_libs: the Netty peer's libraries (experiments/peers/netty/pom.xml) in target/netty-libs/. Netty is the
+# experiments' dependency, not the server's.
 NETTY_LIBS=target/netty-libs
 netty_libs() {
-  local pom=experiments/peers/netty/pom.xml
-  if [ ! -f "$NETTY_LIBS/.copied" ] || [ "$pom" -nt "$NETTY_LIBS/.copied" ]; then
-    echo "copying Netty's libraries into $NETTY_LIBS ..."
-    rm -rf "$NETTY_LIBS"
-    PATH="$JAVA_HOME/bin:$PATH" mvn -q -B -ntp -f "$pom" package
-    touch "$NETTY_LIBS/.copied"
-  fi
+  _copy_libs experiments/peers/netty/pom.xml "$NETTY_LIBS" "Netty's libraries"
+}
+
+# browser_libs: Selenium (experiments/peers/browser/pom.xml) in target/browser-libs/; experiment 16 drives Chromium
+# with it.
+BROWSER_LIBS=target/browser-libs
+browser_libs() {
+  _copy_libs experiments/peers/browser/pom.xml "$BROWSER_LIBS" "Selenium's libraries"
 }
 
 # loan_runtime ARG...: runs the project's command line (java -jar $JAR ARG...) in the foreground.
