@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 import picocli.CommandLine;
@@ -21,6 +23,7 @@ import dev.loanruntime.protocol.PrimaryWatch;
 import dev.loanruntime.report.DocsCommand;
 import dev.loanruntime.report.IntervalCommand;
 import dev.loanruntime.serve.ServeCommand;
+import dev.loanruntime.serve.StartTimeline;
 
 /**
  * The command line: {@code serve} (the default), and the measurement and cluster commands. Bad usage exits with
@@ -30,17 +33,33 @@ import dev.loanruntime.serve.ServeCommand;
          mixinStandardHelpOptions = true,
          versionProvider = Main.Version.class,
          description = "A library loan service that makes the JVM runtime's scaling rules visible by measuring them.%n"
-                 + "Without a subcommand, runs 'serve'.",
-         subcommands = {ServeCommand.class, ClusterCommand.class, ProbeCommand.class, LoadCommand.class,
-                 WatchCommand.class, ChartCommand.class, DeriveCommand.class, DocsCommand.class,
-                 IntervalCommand.class, CommandLine.HelpCommand.class})
+                 + "Without a subcommand, runs 'serve'.")
 public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
+    /**
+     * The subcommands, in the order the help lists them. picocli builds a command's model from its annotations when
+     * it is added, which takes a good part of a second for all of them: a command line that names one gets only it.
+     */
+    private static final Map<String, Class<?>> COMMANDS = new LinkedHashMap<>();
+
+    static {
+        COMMANDS.put("serve", ServeCommand.class);
+        COMMANDS.put("cluster", ClusterCommand.class);
+        COMMANDS.put("probe", ProbeCommand.class);
+        COMMANDS.put("load", LoadCommand.class);
+        COMMANDS.put("watch", WatchCommand.class);
+        COMMANDS.put("chart", ChartCommand.class);
+        COMMANDS.put("derive", DeriveCommand.class);
+        COMMANDS.put("docs", DocsCommand.class);
+        COMMANDS.put("interval", IntervalCommand.class);
+        COMMANDS.put("help", CommandLine.HelpCommand.class);
+    }
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        StartTimeline.mark("main");
         // First, before seconds of class loading and warm-up: a cluster's worker or spare whose primary dies while
         // it starts must not live on until it serves. The primary starts them with 'serve' first.
         if (args.length > 0 && "serve".equals(args[0])) {
@@ -62,8 +81,8 @@ public final class Main implements Runnable {
 
     /** {@link #run(PrintWriter, PrintWriter, String...)} with the environment and configuration of {@code defaults}. */
     static int run(PrintWriter out, PrintWriter err, SettingsDefaults defaults, String... args) {
-        CommandLine cli = new CommandLine(new Main())
-                .setOut(out)
+        CommandLine cli = commandLine(needed(args));
+        cli.setOut(out)
                 .setErr(err)
                 .setDefaultValueProvider(defaults)
                 // a bad value that came from the environment or application.yaml is named by where it was set
@@ -74,11 +93,38 @@ public final class Main implements Runnable {
         // A first word that is neither an option (nor picocli's @FILE of arguments) nor a command is a mistyped
         // command, not an argument of serve.
         if (args.length > 0 && !args[0].startsWith("-") && !args[0].startsWith("@")
-                && !cli.getSubcommands().containsKey(args[0])) {
+                && !COMMANDS.containsKey(args[0])) {
             return UsageError.handle(new CommandLine.ParameterException(cli,
-                    UsageError.unknownCommand(args[0], cli.getSubcommands().keySet())), args);
+                    UsageError.unknownCommand(args[0], COMMANDS.keySet())), args);
         }
         return cli.execute(withDefaultSubcommand(cli, args));
+    }
+
+    /** The whole command line: every subcommand. */
+    static CommandLine commandLine() {
+        return commandLine(COMMANDS.keySet());
+    }
+
+    /** The command line with only the subcommands {@code names}. */
+    private static CommandLine commandLine(Set<String> names) {
+        CommandLine cli = new CommandLine(new Main());
+        for (String name : names) {
+            // a CommandLine of its own: picocli applies a command's model transformer only in that constructor
+            cli.addSubcommand(name, new CommandLine(COMMANDS.get(name)));
+        }
+        return cli;
+    }
+
+    /**
+     * The subcommands {@code args} can reach: the one they name, serve when they start with one of its options (or
+     * are empty), every one for the top-level help and version, {@code help} and an {@code @FILE} of arguments.
+     */
+    private static Set<String> needed(String[] args) {
+        if (args.length > 0 && COMMANDS.containsKey(args[0]) && !args[0].equals("help")) {
+            return Set.of(args[0]);
+        }
+        boolean serveOptions = args.length == 0 || args[0].startsWith("-") && !TOP_LEVEL.contains(args[0]);
+        return serveOptions ? Set.of("serve") : COMMANDS.keySet();
     }
 
     @Override
@@ -96,7 +142,7 @@ public final class Main implements Runnable {
     }
 
     private static String[] withDefaultSubcommand(CommandLine cli, String[] args) {
-        boolean startsWithSubcommand = args.length > 0 && cli.getSubcommands().containsKey(args[0]);
+        boolean startsWithSubcommand = args.length > 0 && COMMANDS.containsKey(args[0]);
         boolean topLevelOnly = args.length > 0 && TOP_LEVEL.contains(args[0]);
         if (startsWithSubcommand || topLevelOnly) {
             return args;

@@ -16,7 +16,7 @@ import static org.hamcrest.Matchers.is;
 
 class ClusterDefaultsTest {
     private static Object value(Map<String, String> env, String command, String option, String... args) {
-        CommandLine cli = new CommandLine(new Main()).setDefaultValueProvider(new SettingsDefaults(env, Config.create()));
+        CommandLine cli = Main.commandLine().setDefaultValueProvider(new SettingsDefaults(env, Config.create()));
         cli.parseArgs(args);
         return cli.getSubcommands().get(command).getCommandSpec().findOption(option).getValue();
     }

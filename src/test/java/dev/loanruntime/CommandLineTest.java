@@ -152,7 +152,7 @@ class CommandLineTest {
         assertThat("the commit the build was made from: " + version,
                 version.matches(".*, commit (unknown|[0-9a-f]{7,}(-dirty)?) .*"));
         List<String> checked = new ArrayList<>();
-        printsVersion(new picocli.CommandLine(new Main()), List.of(), version, checked);
+        printsVersion(Main.commandLine(), List.of(), version, checked);
         assertThat(checked.toString(), checked.containsAll(List.of("serve", "cluster", "probe", "load", "chart",
                 "chart timeline", "derive")));
     }

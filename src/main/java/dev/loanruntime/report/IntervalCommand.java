@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
  * (experiments/lib/record.sh). Runs on the caller's thread.
  */
 @Command(name = "interval", mixinStandardHelpOptions = true,
-         description = {"Print the median of VALUE... and its 95% bootstrap interval: MEDIAN LOW HIGH N, and with "
+         description = {"Print the median of VALUE... and its 95%% bootstrap interval: MEDIAN LOW HIGH N, and with "
                  + "--goal the outcome (held: the whole interval meets the goal; failed: none of it; inconclusive).",
                  "A value '-' (not measured) is left out."})
 public final class IntervalCommand implements Callable<Integer> {
