@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # How fast a worker starts and how fast a cluster replaces a dead one. Measures (1) process start -> first answered
 # /books of `serve`, without and with the JDK's AOT cache (target/loan-runtime.aot, made by `mvn package` on JDK 25+),
+# and each step of the start as the server's /runtime tells it (startMs: main, options, monitors, store, listening,
+# serving; the metrics start beside the listener),
 # and (2) kill -9 of a cluster worker -> the first answer of a pid not seen before on /runtime (polled every 5 ms),
 # with --spares 0 (a new JVM starts) and --spares 1 (a warm spare is promoted). Each slot is killed once, so every
 # replacement is a first death (immediate, no back-off). Also the memory a standing-by spare costs.
@@ -32,19 +34,31 @@ setting runs "$RUNS"
 setting workers "$WORKERS"
 echo
 
+STEPS=(main options monitors store listening serving metrics)
+# steps KIND RUNTIME_JSON: each step of the start that RUNTIME_JSON's startMs names, as a figure step.KIND.STEP.
+steps() {
+  local step
+  for step in "${STEPS[@]}"; do
+    figure "step.$1.$step" "$(jq -r --arg s "$step" '.startMs[$s] // "-"' "$2")" ms "$step, ms after exec ($1)"
+  done
+}
+
 echo "--- serve: process start -> first answered /books (alternating, $RUNS each) ---"
 for i in $(seq "$RUNS"); do
   # not in $(...): the server it starts must be on this shell's cleanup stack
-  START_LOG="$OUT/serve-plain-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
-    "$JAVA" -jar "$JAR" serve --port "$PORT" >"$OUT/start.ms"
+  START_LOG="$OUT/serve-plain-$i.log" THEN_GET="http://127.0.0.1:$PORT/runtime" THEN_BODY="$OUT/runtime-plain-$i.json" \
+    first_answer_ms "http://127.0.0.1:$PORT/books" "$JAVA" -jar "$JAR" serve --port "$PORT" >"$OUT/start.ms"
   read -r plain <"$OUT/start.ms"
   figure start.plain "$plain" ms "serve start -> first /books, no AOT cache"
+  steps plain "$OUT/runtime-plain-$i.json"
   aot=-
   if $HAVE_CACHE; then
-    START_LOG="$OUT/serve-aot-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
+    START_LOG="$OUT/serve-aot-$i.log" THEN_GET="http://127.0.0.1:$PORT/runtime" THEN_BODY="$OUT/runtime-aot-$i.json" \
+      first_answer_ms "http://127.0.0.1:$PORT/books" \
       "$JAVA" -XX:AOTCache="$CACHE" '-Xlog:aot*=error' -jar "$JAR" serve --port "$PORT" >"$OUT/start.ms"
     read -r aot <"$OUT/start.ms"
     figure start.aot "$aot" ms "serve start -> first /books, AOT cache"
+    steps aot "$OUT/runtime-aot-$i.json"
   fi
   echo "  run $i: no cache $plain ms, AOT cache $aot ms"
 done
@@ -108,6 +122,12 @@ for row in "start.plain|serve start -> first /books, no AOT cache" "start.aot|se
     "$(figure_values "$key" | sort -g | head -1)" "$(figure_values "$key" | sort -g | tail -1)"
 done
 table_end
+table steps "the start, step by step: ms after exec (medians; the metrics start beside the listener)" step \
+  "no AOT cache" "AOT cache"
+for step in "${STEPS[@]}"; do
+  table_row "$step" "$(figure_median "step.plain.$step")" "$(figure_median "step.aot.$step")"
+done
+table_end
 table memory "resident memory (MiB), one cluster with --spares 1" process "RSS MiB"
 table_row "standing-by spare" "$(figure_median memory.spare)"
 table_row "worker (served the kills' polls)" "$(figure_median memory.worker)"
@@ -119,6 +139,7 @@ else
   verdict "the AOT cache shortens start -> first answer" "start.plain / start.aot > 1" \
     "not measured: JDK $version has none, or no $CACHE"
 fi
+verdict_on "with the AOT cache, serve answers within 0.5 s of exec" start.aot '<=' 500
 verdict_on "a warm spare answers within 250 ms of kill -9" replace.spare '<=' 250
 verdict_on "a promoted spare replaces a worker faster than a new JVM" replace.new-jvm-over-spare '>' 1
 end_experiment

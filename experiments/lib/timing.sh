@@ -23,7 +23,8 @@ _poll_pause() {
 
 # first_answer_ms URL CMD [ARG...]: starts CMD (output to $START_LOG, default /dev/null), polls URL until it answers
 # 200, prints the milliseconds from just before the start to that answer, then stops CMD (SIGTERM, SIGKILL after
-# 10 s). CMD must listen where URL points: a fixed port (free_port), not port 0.
+# 10 s). CMD must listen where URL points: a fixed port (free_port), not port 0. With THEN_GET=URL2 and
+# THEN_BODY=FILE, it GETs URL2 after the first answer, before the stop, into FILE (e.g. the server's /runtime).
 first_answer_ms() {
   local url=$1 pid t0 deadline
   shift
@@ -40,6 +41,10 @@ first_answer_ms() {
     _poll_pause
   done
   echo $(($(now_ms) - t0))
+  if [ -n "${THEN_GET:-}" ]; then
+    http_get "$THEN_GET"
+    printf '%s' "$HTTP_BODY" > "$THEN_BODY"
+  fi
   stop_pid "$pid" TERM 10
 }
 

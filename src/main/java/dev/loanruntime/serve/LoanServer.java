@@ -118,6 +118,7 @@ public final class LoanServer implements AutoCloseable {
         // Helidon returns instead of throwing, after logging why with a stack trace, which StartFailure keeps for
         // this one line instead.
         Optional<String> failure = StartFailure.during(loanServer.server::start);
+        StartTimeline.mark("listening");
         if (!loanServer.server.isRunning()) {
             loanServer.close();
             ListenerOptions listener = options.listener();

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,20 +35,22 @@ import dev.loanruntime.http.Routes;
  * {@code InFlight}). Runs on the request's thread; formatting reads the meters and does not block.
  */
 final class MetricsEndpoint implements HttpService {
-    private static final Optional<String> SCOPE_TAG = SystemTagsManager.instance().scopeTagName();
     private static final Pattern QUANTILE = Pattern.compile("quantile=\"([0-9.]+)\"");
-    private final MeterRegistry registry;
-    private final MetricsConfig config = MetricsConfig.create();
-    /** Formatters for several media types (JSON, Prometheus text) are on the class path; each says if it serves one. */
-    private final List<MeterRegistryFormatterProvider> formatters = ServiceLoader
-            .load(MeterRegistryFormatterProvider.class).stream().map(ServiceLoader.Provider::get).toList();
+    /** What a scrape needs, made where the registry is: off the start's path (see {@code LoanApp}). */
+    private final CompletableFuture<Scrape> scrape;
 
     /** {@code worker="N"} in a cluster's worker N, empty elsewhere. */
     private final String workerLabel;
 
-    /** The endpoint of {@code registry}; {@code workerId} above 0 labels every sample with the worker. */
-    MetricsEndpoint(MeterRegistry registry, int workerId) {
-        this.registry = registry;
+    /**
+     * The endpoint of {@code registry}, once it is made (a scrape before then waits for it); {@code workerId} above 0
+     * labels every sample with the worker.
+     */
+    MetricsEndpoint(CompletableFuture<MeterRegistry> registry, int workerId) {
+        // Formatters for several media types (JSON, Prometheus text) are on the class path; each says if it serves one.
+        this.scrape = registry.thenApply(r -> new Scrape(r, MetricsConfig.create(),
+                SystemTagsManager.instance().scopeTagName(), ServiceLoader.load(MeterRegistryFormatterProvider.class)
+                        .stream().map(ServiceLoader.Provider::get).toList()));
         this.workerLabel = workerId > 0 ? "worker=\"" + workerId + "\"" : "";
     }
 
@@ -76,11 +79,17 @@ final class MetricsEndpoint implements HttpService {
      * block.
      */
     Optional<String> text(List<String> scopes, List<String> names) {
-        return formatters.stream()
-                .flatMap(f -> f.formatter(MediaTypes.TEXT_PLAIN, config, registry, SCOPE_TAG, scopes, names).stream())
+        Scrape s = scrape.join();
+        return s.formatters().stream()
+                .flatMap(f -> f.formatter(MediaTypes.TEXT_PLAIN, s.config(), s.registry(), s.scopeTag(), scopes, names)
+                        .stream())
                 .findFirst()
                 .flatMap(MeterRegistryFormatter::format)
                 .map(text -> tidied(text.toString(), workerLabel));
+    }
+
+    private record Scrape(MeterRegistry registry, MetricsConfig config, Optional<String> scopeTag,
+                          List<MeterRegistryFormatterProvider> formatters) {
     }
 
     /**

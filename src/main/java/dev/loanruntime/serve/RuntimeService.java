@@ -1,5 +1,7 @@
 package dev.loanruntime.serve;
 
+import java.util.Map;
+
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -98,7 +100,8 @@ public final class RuntimeService implements HttpService {
                 storePool(),
                 Runtime.version().toString(),
                 Runtime.getRuntime().availableProcessors(),
-                Runtime.getRuntime().maxMemory() / (1024 * 1024));
+                Runtime.getRuntime().maxMemory() / (1024 * 1024),
+                StartTimeline.steps());
     }
 
     /**
@@ -109,7 +112,8 @@ public final class RuntimeService implements HttpService {
      * watching ({@code watching} is false with {@code --pin-watch off}, and in a server started without {@code serve}).
      * {@code carrierDelay} is how late ready work got to run and {@code cryptoQueueWait} how long derivations waited
      * for a crypto thread, since the start, over the last 10 s and in the last window ({@code carrierDelay.on} false
-     * with {@code --carrier-delay off}; the queue waits are always measured).
+     * with {@code --carrier-delay off}; the queue waits are always measured). {@code startMs} is this process's start,
+     * each step it passed in milliseconds since the process began ({@link StartTimeline}).
      */
     public record Report(long pid,
                          int workerId,
@@ -135,7 +139,8 @@ public final class RuntimeService implements HttpService {
                          StorePool storePool,
                          String javaVersion,
                          int cores,
-                         long maxHeapMiB) {
+                         long maxHeapMiB,
+                         Map<String, Long> startMs) {
     }
 
     /**

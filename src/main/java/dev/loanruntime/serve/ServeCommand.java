@@ -53,6 +53,7 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
 
     @Override
     public Integer call() throws InterruptedException {
+        StartTimeline.mark("options");
         ServeOptions options = args.validated(spec.commandLine()).asWorker(workerId);
         // Before anything can create a virtual thread: the JDK reads these once, at the first one.
         Carriers.configure(options.execution().carriers());
@@ -108,8 +109,10 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         if (options.workerId() > 0) {
             PrimaryWatch.ofThisProcess(false).onGone(stop::now);
         }
+        StartTimeline.mark("serving");
         System.out.println(StatusLines.serving(ProcessHandle.current().pid(), options.listener().host(), server.port(),
-                servingDetails(server.report(), options, server.adminPort())));
+                servingDetails(server.report(), options, server.adminPort()) + " started-in="
+                        + StartTimeline.steps().get("serving") + "ms"));
         System.out.flush();
 
         long drainMillis = options.listener().drainDelay().toMillis();
@@ -157,8 +160,11 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         Signals.on("TERM", () -> Runtime.getRuntime().exit(0));
         Signals.on("INT", () -> Runtime.getRuntime().exit(0));
         long warmedMillis = WarmUp.run(options, config, WARM_UP_ROUNDS);
+        StartTimeline.mark("warmed-up");
         System.out.println(StatusLines.standby(ProcessHandle.current().pid(), warmedMillis));
         System.out.flush();
-        return PrimaryWatch.ofThisProcess(true).awaitPromotion();
+        OptionalInt promoted = PrimaryWatch.ofThisProcess(true).awaitPromotion();
+        StartTimeline.mark("promoted");
+        return promoted;
     }
 }
