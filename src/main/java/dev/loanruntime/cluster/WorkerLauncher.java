@@ -22,7 +22,7 @@ import dev.loanruntime.serve.ServeOptions;
  * environment ({@code LOAN_WORKER_ID}), with the store's passwords ({@code LOAN_STORE_PASSWORD},
  * {@code LOAN_SENTINEL_PASSWORD}), which a command line would show to every user of the machine.
  */
-final class WorkerLauncher {
+public final class WorkerLauncher {
     static final String WORKER_ID_ENV = PrimaryWatch.WORKER_ID_ENV;
     private final List<String> command;
     private final Map<String, String> storeEnvironment;
@@ -87,7 +87,7 @@ final class WorkerLauncher {
      * it is not older than the jar. Empty otherwise. The JVM checks the cache itself too and starts without it, with
      * a warning, when it does not match: a cache never keeps a worker from starting.
      */
-    static List<String> aotCache(String classPath, int jdkFeature) {
+    public static List<String> aotCache(String classPath, int jdkFeature) {
         if (jdkFeature < 24 || !oneJar(classPath)) {
             return List.of();
         }
