@@ -26,12 +26,15 @@ final class Render {
         return docDir.relativize(Path.of(path)).toString().replace('\\', '/');
     }
 
-    /** The line naming the run: commit, date, mode, machine, how idle it was, and the record's files. */
+    /**
+     * The line naming the run: commit, date, "a short run" (a full one goes unsaid), machine, how idle it was, and the
+     * record's files.
+     */
     String run(RunRecord r) {
         String dir = "docs/results/" + r.name() + "/";
         int idle = r.idleBeforePercent();
         return "Recorded on commit " + r.shortCommit() + (r.dirty() ? " with uncommitted changes" : "") + ", "
-                + r.date() + ", " + ("short".equals(r.mode()) ? "a short run" : "a full run") + ", on "
+                + r.date() + ", " + ("short".equals(r.mode()) ? "a short run, " : "") + "on "
                 + r.machine() + (idle >= 0 && idle < 90 ? " (CPUs only " + idle + "% idle at the start)" : "")
                 + ": [record](" + link(dir + "record.json") + "), [output](" + link(dir + "output.txt") + ").";
     }

@@ -112,8 +112,9 @@ class GeneratedDocsTest {
     void blocksAreRenderedFromTheRecordWithTheirRun() throws IOException {
         String readme = Files.readString(root.resolve("README.md"));
         assertThat(readme, containsString("| model | light/heavy |\n| --- | ---: |\n| one carrier | 0.9571 |"));
-        assertThat(readme, containsString("Medians over 3 rounds. Recorded on commit 0123456, 2026-12-02 14:14 UTC, a full"
-                + " run, on 2 CPUs (x86_64, virtual machine), Temurin-25.0.3+9: [record](docs/results/01-demo/record.json)"));
+        assertThat("a full run goes unsaid", readme, containsString("Medians over 3 rounds. Recorded on commit 0123456, "
+                + "2026-12-02 14:14 UTC, on 2 CPUs (x86_64, virtual machine), Temurin-25.0.3+9: "
+                + "[record](docs/results/01-demo/record.json)"));
         assertThat("a median that held in only some rounds settles nothing", readme, containsString(
                 "| it waits | `median of ratio.one >= 0.8` | inconclusive (median of 3 rounds; held in 2 of 3) |"));
         assertThat(readme, containsString("| it answers | `status 200` | **held** (one run) |"));
@@ -200,8 +201,10 @@ class GeneratedDocsTest {
                 () -> new GeneratedDocs(root).regenerate(Path.of("docs/x.md"), block));
         Path record = root.resolve("docs/results/01-demo/record.json");
         Files.writeString(record, Files.readString(record).replace("\"mode\": \"full\"", "\"mode\": \"short\""));
-        assertThat(new GeneratedDocs(root).regenerate(Path.of("docs/x.md"), block), containsString(
+        String shortRun = new GeneratedDocs(root).regenerate(Path.of("docs/x.md"), block);
+        assertThat(shortRun, containsString(
                 "_Not measured by this record (a short run): `experiments/record.sh 01-demo` measures it._"));
+        assertThat("a short run says so in its caption", shortRun, containsString("UTC, a short run, on 2 CPUs"));
     }
 
     @Test
