@@ -28,7 +28,7 @@ final class Render {
 
     /**
      * The line naming the run: commit, date, "a short run" (a full one goes unsaid), machine, how idle it was, and the
-     * record's files.
+     * record's folder.
      */
     String run(RunRecord r) {
         String dir = "docs/results/" + r.name() + "/";
@@ -36,7 +36,7 @@ final class Render {
         return "Recorded on commit " + r.shortCommit() + (r.dirty() ? " with uncommitted changes" : "") + ", "
                 + r.date() + ", " + ("short".equals(r.mode()) ? "a short run, " : "") + "on "
                 + r.machine() + (idle >= 0 && idle < 90 ? " (CPUs only " + idle + "% idle at the start)" : "")
-                + ": [record](" + link(dir + "record.json") + "), [output](" + link(dir + "output.txt") + ").";
+                + ": [record](" + link(dir) + "/).";     // its folder: record.json, output.txt, the charts
     }
 
     String table(RunRecord r, RunRecord.Table t) {

@@ -114,7 +114,7 @@ class GeneratedDocsTest {
         assertThat(readme, containsString("| model | light/heavy |\n| --- | ---: |\n| one carrier | 0.9571 |"));
         assertThat("a full run goes unsaid", readme, containsString("Medians over 3 rounds. Recorded on commit 0123456, "
                 + "2026-12-02 14:14 UTC, on 2 CPUs (x86_64, virtual machine), Temurin-25.0.3+9: "
-                + "[record](docs/results/01-demo/record.json)"));
+                + "[record](docs/results/01-demo/)."));
         assertThat("a median that held in only some rounds settles nothing", readme, containsString(
                 "| it waits | `median of ratio.one >= 0.8` | inconclusive (median of 3 rounds; held in 2 of 3) |"));
         assertThat(readme, containsString("| it answers | `status 200` | **held** (one run) |"));
@@ -126,7 +126,7 @@ class GeneratedDocsTest {
                 "| it waits less than the pair | `ratio.pair <= 1` | **held** (9 pairs) |"));
         assertThat(readme, containsString("Verdicts of 01-demo: 2 held, 1 failed, 2 inconclusive of 5."));
         String demo = Files.readString(root.resolve("docs/demo.md"));
-        assertThat("links are relative to the doc", demo, containsString("[record](results/01-demo/record.json)"));
+        assertThat("links are relative to the doc", demo, containsString("[record](results/01-demo/)."));
         assertThat(demo, containsString("| light/heavy | 0.955 | 0.950 | 0.960 | 0.960, 0.950, - |"));
         assertThat(demo, containsString("| [01-demo](../experiments/01-demo.sh) | Does it wait? | 2 held, 1 failed, 2"
                 + " inconclusive of 5 |"));
