@@ -38,7 +38,7 @@ public final class Main implements Runnable {
     private static final Set<String> TOP_LEVEL = Set.of("-h", "--help", "-V", "--version");
     /**
      * The subcommands, in the order the help lists them. picocli builds a command's model from its annotations when
-     * it is added, which takes a good part of a second for all of them: a command line that names one gets only it.
+     * it is added, a visible part of a server's start for all of them: a command line that names one gets only it.
      */
     private static final Map<String, Class<?>> COMMANDS = new LinkedHashMap<>();
 

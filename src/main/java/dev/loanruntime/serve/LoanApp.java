@@ -53,8 +53,8 @@ public final class LoanApp implements AutoCloseable {
     private final Readiness readiness;
     /**
      * The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. Helidon's
-     * metrics take about half of a start's time after the options (start timeline, experiment 07) and no request but
-     * a scrape needs them: they start on a thread of their own, beside the listener's, and a scrape waits for them.
+     * metrics are a large part of a start and no request but a scrape needs them: they start on a thread of their
+     * own, beside the listener (their step in /runtime's startMs says when they were ready), and a scrape waits.
      */
     private final CompletableFuture<MeterRegistry> registry = CompletableFuture.supplyAsync(
             () -> MetricsFactory.getInstance().globalRegistry(MetricsConfig.create()),
