@@ -104,7 +104,7 @@ class GracefulStopIT {
         // The serving line is the sign, for the primary and for scripts, that a server can be told to stop: its
         // signal handlers must already be there. ServerProcess.serve returns as soon as it reads that line.
         for (int attempt = 1; attempt <= 5; attempt++) {
-            try (ServerProcess server = ServerProcess.serve(List.of(), "--drain-delay", "1")) {
+            try (ServerProcess server = ServerProcess.serve(List.of(), "--drain-delay", "100ms")) {
                 server.sigterm();
                 int exit = server.awaitExit(Duration.ofSeconds(30));
                 String output = server.output();

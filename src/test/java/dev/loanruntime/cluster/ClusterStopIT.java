@@ -2,26 +2,17 @@ package dev.loanruntime.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.testing.ClusterProcess;
-import dev.loanruntime.testing.Ports;
 import dev.loanruntime.testing.RawHttp;
 
 import static org.awaitility.Awaitility.await;
@@ -36,8 +27,8 @@ import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * How a cluster ends, and the time limits on the way: SIGTERM with the kill timeout, a worker that does not start
- * within the start timeout, a crash loop, and the orphans of a primary killed outright.
+ * How a cluster ends, and the time limits on the way: SIGTERM with the kill timeout, and the orphans of a primary
+ * killed outright. A cluster that cannot start: {@code ClusterStartFailuresIT}.
  */
 @Isolated   // timing or CPU in its assertions: alone (junit-platform.properties)
 class ClusterStopIT {
@@ -89,33 +80,6 @@ class ClusterStopIT {
         }
     }
 
-    /**
-     * A worker that does not listen within {@code --start-timeout} is killed and counts as a failed start. Its
-     * store is an SQLite file that this test holds locked, so the worker cannot listen before SQLite's busy timeout
-     * (2 s) however fast the machine, and fails by itself only after that.
-     */
-    @Test
-    void aWorkerNotListeningWithinTheStartTimeoutIsKilledAndCountsAsAFailedStart(@TempDir Path dir) throws Exception {
-        Path db = dir.resolve("locked.db");
-        try (Connection lock = DriverManager.getConnection("jdbc:sqlite:" + db);
-                Statement statement = lock.createStatement()) {
-            statement.execute("CREATE TABLE held (x)");
-            statement.execute("BEGIN EXCLUSIVE");
-            try (Ports.Reservation reserved = Ports.reserveForReusePort();
-                    ClusterProcess cluster = ClusterProcess.start("--workers", "1", "--spares", "0",
-                            "--port", Integer.toString(reserved.port()), "--start-timeout", "1",
-                            "--max-fast-failures", "1", "--store", "sqlite:" + db)) {
-                assertThat(cluster.primary().awaitExit(Duration.ofSeconds(60)), is(1));
-                await("cluster.output().contains(StatusLines.CLUSTER_STOPPED)").atMost(Duration.ofSeconds(10))
-                        .until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
-                long worker = cluster.announcedWorkerPids().getFirst();
-                assertThat(cluster.output(), containsString("worker 1 pid=" + worker + " not ready after 1 s; killing it"));
-                assertThat(cluster.output(), containsString("worker 1 failed 1 times in a row (exit 137"));
-                assertThat(cluster.output(), not(containsString(StatusLines.CLUSTER_READY)));
-            }
-        }
-    }
-
     @Test
     void workersExitWithinTwoSecondsOfTheirPrimarysSigkill() throws Exception {
         try (ClusterProcess cluster = ClusterProcess.ready(2)) {
@@ -128,28 +92,6 @@ class ClusterStopIT {
             long goneAfterMillis = (System.nanoTime() - killedAt) / 1_000_000;
 
             assertThat("ms until the last orphan exited", goneAfterMillis, lessThanOrEqualTo(2_000L));
-        }
-    }
-
-    @Test
-    void aWorkerThatCannotStartMakesThePrimaryGiveUp() throws Exception {
-        try (ServerSocket taken = new ServerSocket()) {
-            // Bound without SO_REUSEPORT: no worker can join it.
-            taken.bind(new InetSocketAddress("127.0.0.1", 0));
-            int port = taken.getLocalPort();
-            try (ClusterProcess cluster = ClusterProcess.start("--workers", "2", "--port", Integer.toString(port),
-                    "--max-fast-failures", "3")) {
-                int exit = cluster.primary().awaitExit(Duration.ofSeconds(120));
-                await("cluster.output().contains(StatusLines.CLUSTER_STOPPED)").atMost(Duration.ofSeconds(10))
-                        .until(() -> cluster.output().contains(StatusLines.CLUSTER_STOPPED));
-
-                assertThat(exit, is(1));
-                assertThat(cluster.output(), containsString("failed 3 times in a row"));
-                assertThat(cluster.output(), containsString("giving up. Its last error: loan-runtime: cannot listen on 127.0.0.1:" + port));
-                List<Long> started = cluster.announcedWorkerPids();
-                assertThat(started.size(), is(not(0)));
-                assertThat(started.stream().filter(ClusterProcess::alive).toList(), empty());
-            }
         }
     }
 }
