@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
 
 import dev.loanruntime.cli.SettingsDefaults;
 import dev.loanruntime.cli.UsageError;
+import dev.loanruntime.attach.AttachCommand;
 import dev.loanruntime.cluster.ClusterCommand;
 import dev.loanruntime.chart.ChartCommand;
 import dev.loanruntime.client.DeriveCommand;
@@ -52,6 +53,7 @@ public final class Main implements Runnable {
         COMMANDS.put("derive", DeriveCommand.class);
         COMMANDS.put("docs", DocsCommand.class);
         COMMANDS.put("interval", IntervalCommand.class);
+        COMMANDS.put("attach", AttachCommand.class);
         COMMANDS.put("help", CommandLine.HelpCommand.class);
     }
 

@@ -114,7 +114,7 @@ class CommandLineTest {
             "clustre --workers 2|unknown command 'clustre' (did you mean cluster?)",
             "lod|unknown command 'lod' (did you mean load?)",
             "frobnicate|unknown command 'frobnicate' (commands: serve, cluster, probe, load, watch, chart, derive, docs,"
-                    + " interval, help)"})
+                    + " interval, attach, help)"})
     void aMistypedCommandExits2WithOneLineNamingItAndTheCommands(String line, String expected) {
         assertThat(CliRun.of(line.split(" ")).usageLine(), is(expected));
     }

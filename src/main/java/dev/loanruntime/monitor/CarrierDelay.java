@@ -79,6 +79,11 @@ public final class CarrierDelay implements AutoCloseable {
         }
     }
 
+    /** Ends the window and commits its JFR event, for a process without a crypto pool (the agent's). */
+    public void roll() {
+        roll(LatencyWindows.Summary.EMPTY);
+    }
+
     /**
      * Ends the window and commits its JFR event, with {@code cryptoQueue}, the crypto pool's queue waits of the same
      * window. On the {@link WindowClock}'s thread only.
@@ -92,6 +97,7 @@ public final class CarrierDelay implements AutoCloseable {
         if (event.isEnabled()) {
             LatencyWindows.Summary d = delays.figures().lastWindow();
             LatencyWindows.Summary q = cryptoQueue;
+            event.thread = threadKind();
             event.resolution = resolution;
             event.samples = d.count();
             event.p50 = nanos(d.p50Ms());
@@ -132,9 +138,14 @@ public final class CarrierDelay implements AutoCloseable {
 
     /** The monitor's figures now (as of the last window). Any thread. */
     public Report report() {
-        return new Report(true, probe.isVirtual() ? "virtual" : "platform", resolution / 1e6,
+        return new Report(true, threadKind(), resolution / 1e6,
                 Math.round(stalledNanos() / 1000.0) / 1000.0, delays.figures().sinceStart(),
                 delays.figures().last10s(), VirtualThreadScheduler.now().orElse(null));
+    }
+
+    /** The probe's kind of thread: {@code virtual} or {@code platform}. */
+    public String threadKind() {
+        return probe.isVirtual() ? "virtual" : "platform";
     }
 
     /** Stops the probe; its figures stay as they were. */
@@ -172,6 +183,9 @@ public final class CarrierDelay implements AutoCloseable {
             + "run it), and the crypto pool's queue wait")
     @StackTrace(false)
     static final class WindowEvent extends Event {
+        @Label("Probe Thread")
+        @Description("The probe's kind of thread: virtual (its delay is a wait for a carrier) or platform (the OS's)")
+        String thread;
         @Label("Resolution") @Timespan
         long resolution;
         @Label("Samples")

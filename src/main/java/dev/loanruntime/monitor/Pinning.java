@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
+import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
 import jdk.jfr.FlightRecorder;
@@ -14,7 +15,6 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingStream;
 
-import dev.loanruntime.stages.Stages;
 import dev.loanruntime.settings.Threshold;
 
 /**
@@ -44,13 +44,17 @@ public final class Pinning {
     public record Snapshot(boolean watching, long events, double longestMs) {
     }
 
-    /** Starts the watch, once per process; later calls do nothing. Returns at once. */
-    public static synchronized void watch(Threshold log) {
+    /**
+     * Starts the watch, once per process; later calls do nothing. Returns at once. {@code ownRecording} is told the id
+     * of the JFR recording the watch runs (before it starts): a recording takes every event whose class does not say
+     * otherwise, so code with events of its own may want to leave it out (the server's stage events do).
+     */
+    public static synchronized void watch(Threshold log, LongConsumer ownRecording) {
         if (started) {
             return;
         }
         started = true;
-        Thread.ofPlatform().daemon().name("pin-watch-start").start(() -> start(log));
+        Thread.ofPlatform().daemon().name("pin-watch-start").start(() -> start(log, ownRecording));
     }
 
     /** The counts so far; all zero, and not watching, before {@link #watch} has started the stream. */
@@ -58,14 +62,14 @@ public final class Pinning {
         return new Snapshot(watching, PINS.get(), LONGEST_NANOS.get() / 1e6);
     }
 
-    private static void start(Threshold log) {
+    private static void start(Threshold log, LongConsumer ownRecording) {
         try {
             Set<Long> before = recordingIds();
             RecordingStream stream = new RecordingStream();
-            // A recording takes every event whose class does not say otherwise, the stage events too (so that a
-            // user's recording has them without naming them). Disabling them here would disable them in the user's
-            // recording as well (JFR merges the recordings' settings), so the stages are told to leave this one out.
-            recordingIds().stream().filter(id -> !before.contains(id)).forEach(Stages::leaveOut);
+            // A recording takes every event whose class does not say otherwise, the server's stage events too (so
+            // that a user's recording has them without naming them). Disabling them here would disable them in the
+            // user's recording as well (JFR merges the recordings' settings), so their owner leaves this one out.
+            recordingIds().stream().filter(id -> !before.contains(id)).forEach(ownRecording::accept);
             stream.enable(EVENT).withThreshold(Duration.ZERO).withStackTrace();
             // The events are rare and read within a second; keep no history on disk.
             stream.setMaxAge(Duration.ofSeconds(30));

@@ -24,6 +24,7 @@ import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.monitor.Pinning;
 import dev.loanruntime.settings.Recording;
 import dev.loanruntime.settings.Threshold;
+import dev.loanruntime.stages.Stages;
 import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUnavailableException;
 
@@ -78,7 +79,7 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         }
 
         if (options.observation().pinWatch() == Recording.ON) {
-            Pinning.watch(options.observation().logPinned());
+            Pinning.watch(options.observation().logPinned(), Stages::leaveOut);
         }
         var scrypt = options.crypto().scrypt().open();
         scrypt.fallback().ifPresent(why -> System.err.println("loan-runtime: warning: " + why));

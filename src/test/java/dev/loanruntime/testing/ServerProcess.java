@@ -45,6 +45,14 @@ public final class ServerProcess implements AutoCloseable {
         this.reader = Thread.ofPlatform().daemon().name("server-output-" + process.pid()).start(this::readOutput);
     }
 
+    /**
+     * Starts {@code command} as it is (java and all), without waiting: for a JVM that is none of the project's, whose
+     * start-up line names {@code address=http://HOST:PORT} (see {@link #awaitPort}).
+     */
+    public static ServerProcess command(List<String> command) throws IOException {
+        return new ServerProcess(command, Map.of());
+    }
+
     /** Starts {@code serve --port 0 <args>} with the given JVM options and waits until it listens. */
     public static ServerProcess serve(List<String> jvmOptions, String... args) throws IOException {
         return serve(Map.of(), jvmOptions, args);
