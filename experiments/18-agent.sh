@@ -8,7 +8,8 @@
 # the agent / without. The delay rounds give the app both CPUs, as a pool's thread would have on any larger machine.
 # Spring Boot's jars come from the project's test class path (target/test-dependencies.classpath, written by mvn
 # package).
-# Settings (environment): ROUNDS (3, --short 1), PAIRS (10, --short 3), PAIR_S (5).
+# Settings (environment): ROUNDS (3, --short 1), PAIRS (8, --short 3: interleaved triples, the third with the agent's
+# pin watch on), PAIR_S (5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source experiments/lib/init.sh
@@ -16,7 +17,7 @@ source experiments/lib/init.sh
 run_mode "$@"
 require_tools jq curl taskset wrk
 ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
-PAIRS=${PAIRS:-$(full_or_short 10 3)}
+PAIRS=${PAIRS:-$(full_or_short 8 3)}
 PAIR_S=${PAIR_S:-5}
 AGENT=target/loan-runtime-agent.jar
 SPRING_JARS=target/test-dependencies.classpath
@@ -27,7 +28,8 @@ done
 begin_experiment 18-agent "Does the agent show another service's carrier delay, and what does it cost per request?"
 echo "apps:    plain (the JDK's HTTP server), spring (Spring Boot 4.0 on Tomcat), each on one carrier"
 echo "rounds:  $ROUNDS per app and case: 3 bursts of 1 s of CPU work, 3 s apart, then the agent's /metrics"
-echo "pairs:   $PAIRS interleaved pairs of ${PAIR_S}s per app, /cheap with and without the agent, CPU per request"
+echo "pairs:   $PAIRS interleaved triples of ${PAIR_S}s per app, /cheap without the agent, with it, with pins=on:" \
+  "CPU per request"
 for s in rounds:"$ROUNDS" pairs:"$PAIRS" pair-seconds:"$PAIR_S"; do
   setting "${s%%:*}" "${s#*:}"
 done
@@ -120,17 +122,21 @@ cost() {
 }
 for app in plain spring; do
   echo
-  echo "--- /cheap of $app: its CPU per request with and without the agent, $PAIRS interleaved pairs ---"
+  echo "--- /cheap of $app: its CPU per request without the agent, with it, with pins=on; $PAIRS triples ---"
   for pair in $(seq 1 "$PAIRS"); do
     read -r without busy_without < <(cost "$app" without)
     read -r with busy_with < <(cost "$app" with "-javaagent:$AGENT")
-    figure "busy.$app" "$(calc 'a < b ? a : b' "$busy_without" "$busy_with")" "" \
-      "${APP_LABEL[$app]}: the less busy run of the pair, in CPUs of its one"
+    read -r pins busy_pins < <(cost "$app" pins "-javaagent:$AGENT=pins=on")
+    figure "busy.$app" "$(calc 'a < b ? (a < c ? a : c) : (b < c ? b : c)' "$busy_without" "$busy_with" \
+      "$busy_pins")" "" "${APP_LABEL[$app]}: the least busy run of the three, in CPUs of its one"
     figure "cpu.without.$app" "$without" µs "${APP_LABEL[$app]}: CPU per /cheap request, without the agent"
     figure "cpu.with.$app" "$with" µs "${APP_LABEL[$app]}: CPU per /cheap request, with the agent"
+    figure "cpu.pins.$app" "$pins" µs "${APP_LABEL[$app]}: CPU per /cheap request, with the agent and pins=on"
     figure "cpu.with-over-without.$app" "$(calc 'a / b' "$with" "$without")" "" \
       "${APP_LABEL[$app]}: CPU per request, with the agent / without"
-    echo "  pair $pair: without $without µs, with $with µs a request"
+    figure "cpu.pins-over-without.$app" "$(calc 'a / b' "$pins" "$without")" "" \
+      "${APP_LABEL[$app]}: CPU per request, with the agent and pins=on / without"
+    echo "  $pair: without $without µs, with $with µs, with pins=on $pins µs a request"
   done
 done
 
@@ -145,11 +151,11 @@ for app in plain spring; do
   done
 done
 table_end
-table cost "/cheap: the service's CPU per request (µs, medians of $PAIRS interleaved pairs)" app "without the agent" \
-  "with it" "least busy run (CPUs)"
+table cost "/cheap: the service's CPU per request (µs, medians of $PAIRS interleaved triples)" app \
+  "without the agent" "with it" "with pins=on" "least busy run (CPUs)"
 for app in plain spring; do
   table_row "${APP_LABEL[$app]}" "$(figure_median "cpu.without.$app")" "$(figure_median "cpu.with.$app")" \
-    "$(figure_values "busy.$app" | sort -g | head -1)"
+    "$(figure_median "cpu.pins.$app")" "$(figure_values "busy.$app" | sort -g | head -1)"
 done
 table_end
 
@@ -162,5 +168,7 @@ for app in plain spring; do
   [ "$(figure_values "busy.$app" | awk '$1 < 0.9' | wc -l)" -eq 0 ] || bound=client-bound
   verdict_interval "the agent costs ${APP_LABEL[$app]} at most 1% of its CPU per request" \
     "cpu.with-over-without.$app" '<=' 1.01 "$bound"
+  verdict_interval "with pins=on (JFR at work), the agent costs ${APP_LABEL[$app]} at most 1% of its CPU per request" \
+    "cpu.pins-over-without.$app" '<=' 1.01 "$bound"
 done
 end_experiment

@@ -14,13 +14,14 @@ import dev.loanruntime.monitor.CarrierDelay;
 
 /**
  * loan-runtime's monitors in any JVM 21+, as a Java agent: the carrier delay (a virtual-thread probe, and a
- * platform-thread one for the OS's share), the pinned virtual threads (JFR's {@code jdk.VirtualThreadPinned}) and, on
- * JDK 24+, the scheduler's counts, reported as JFR events ({@code dev.loanruntime.CarrierDelay}, one a second per
- * probe), as MXBeans ({@code dev.loanruntime:type=CarrierDelay,thread=virtual|platform}) and, with {@code port=N}, as
- * Prometheus text at {@code http://127.0.0.1:N/metrics}, served by platform threads so that it answers while every
- * carrier is held.
+ * platform-thread one for the OS's share), with {@code pins=on} the pinned virtual threads (JFR's
+ * {@code jdk.VirtualThreadPinned}) and, on JDK 24+, the scheduler's counts, reported as JFR events
+ * ({@code dev.loanruntime.CarrierDelay}, one a second per probe), as MXBeans
+ * ({@code dev.loanruntime:type=CarrierDelay,thread=virtual|platform}) and, with {@code port=N}, as Prometheus text at
+ * {@code http://127.0.0.1:N/metrics}, served by platform threads so that it answers while every carrier is held.
  * <pre>
- *   java -javaagent:target/loan-runtime-agent.jar=port=9464[,host=H][,resolution=10ms][,log-over=200ms] -jar app.jar
+ *   java -javaagent:target/loan-runtime-agent.jar=port=9464[,host=H][,resolution=10ms][,log-over=200ms][,pins=on] \
+ *        -jar app.jar
  *   loan-runtime attach PID port=9464       (into a JVM that runs already)
  * </pre>
  * It touches nothing of the application: no class is transformed, its own copy of HdrHistogram is relocated, and all

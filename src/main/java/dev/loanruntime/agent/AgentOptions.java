@@ -17,9 +17,12 @@ import dev.loanruntime.settings.Threshold;
  * @param host       the address to bind it to; loopback unless asked otherwise
  * @param resolution how long the probes sleep between samples
  * @param logOver    a carrier delay that gets one line on stderr per second it lasts; off by default
+ * @param pins       whether the pin watch runs: off by default, since it runs a JFR recording, and JFR at work costs
+ *                   a service that starts a virtual thread per request a share of its CPU per request that experiment
+ *                   18 measures (docs/agent.md)
  */
-public record AgentOptions(OptionalInt port, String host, Duration resolution, Threshold logOver) {
-    private static final Set<String> NAMES = Set.of("port", "host", "resolution", "log-over");
+public record AgentOptions(OptionalInt port, String host, Duration resolution, Threshold logOver, boolean pins) {
+    private static final Set<String> NAMES = Set.of("port", "host", "resolution", "log-over", "pins");
 
     /** Parses {@code OPTIONS} (null or empty: the defaults); the error names the bad option and value. */
     public static AgentOptions parse(String options) {
@@ -30,7 +33,7 @@ public record AgentOptions(OptionalInt port, String host, Duration resolution, T
                 String name = eq < 0 ? pair.strip() : pair.substring(0, eq).strip();
                 if (eq < 0 || !NAMES.contains(name)) {
                     throw new IllegalArgumentException("unknown option '" + pair.strip()
-                            + "' (expected name=value with the names port, host, resolution, log-over)");
+                            + "' (expected name=value with the names port, host, resolution, log-over, pins)");
                 }
                 given.put(name, pair.substring(eq + 1).strip());
             }
@@ -62,7 +65,11 @@ public record AgentOptions(OptionalInt port, String host, Duration resolution, T
         }
         Threshold logOver = given.containsKey("log-over")
                 ? named("log-over", () -> Threshold.parse(given.get("log-over"))) : Threshold.OFF;
-        return new AgentOptions(port, host, resolution, logOver);
+        String pins = given.getOrDefault("pins", "off");
+        if (!pins.equals("on") && !pins.equals("off")) {
+            throw new IllegalArgumentException("pins: expected on or off but was '" + pins + "'");
+        }
+        return new AgentOptions(port, host, resolution, logOver, pins.equals("on"));
     }
 
     private static <T> T named(String name, java.util.function.Supplier<T> parse) {

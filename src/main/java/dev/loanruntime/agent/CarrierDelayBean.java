@@ -33,12 +33,14 @@ record CarrierDelayBean(CarrierDelay probe) implements CarrierDelayMXBean {
 
     @Override
     public long getPinnedEvents() {
-        return Pinning.snapshot().events();
+        Pinning.Snapshot pins = Pinning.snapshot();
+        return pins.watching() ? pins.events() : -1;
     }
 
     @Override
     public double getPinnedLongestMs() {
-        return Pinning.snapshot().longestMs();
+        Pinning.Snapshot pins = Pinning.snapshot();
+        return pins.watching() ? pins.longestMs() : Double.NaN;
     }
 
     private LatencyWindows.Summary last10s() {

@@ -12,9 +12,9 @@ import dev.loanruntime.settings.Threshold;
 /**
  * The server's monitors in another JVM: a carrier-delay probe on a virtual thread (how long ready virtual threads wait
  * for a carrier) and one on a platform thread beside it (the OS scheduler's share of that wait, and GC pauses, which
- * both see), the pin watch, and on JDK 24+ the scheduler's counts, each probe's windows ended once a second on a
- * platform thread of their own. With {@code log-over}, a second whose virtual-thread delay reached it gets one line on
- * stderr. The same classes as the server's (monitor/), nothing of the application touched.
+ * both see), with {@code pins=on} the pin watch, and on JDK 24+ the scheduler's counts, each probe's windows ended
+ * once a second on a platform thread of their own. With {@code log-over}, a second whose virtual-thread delay reached
+ * it gets one line on stderr. The same classes as the server's (monitor/), nothing of the application touched.
  */
 final class Probes implements AutoCloseable {
     final CarrierDelay virtual;
@@ -26,8 +26,10 @@ final class Probes implements AutoCloseable {
         this.logOver = options.logOver();
         this.virtual = CarrierDelay.start(ThreadModel.VIRTUAL, options.resolution());
         this.platform = CarrierDelay.start(ThreadModel.PLATFORM, options.resolution());
-        Pinning.watch(Threshold.OFF, ownRecording -> {
-        });
+        if (options.pins()) {
+            Pinning.watch(Threshold.OFF, ownRecording -> {
+            });
+        }
         this.clock = new WindowClock(this::roll);
     }
 

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
                  + "running JVM PID, as -javaagent:loan-runtime-agent.jar=OPTIONS would at its start: JFR events, "
                  + "MXBeans, and with port=N Prometheus text at http://127.0.0.1:N/metrics.",
                  "OPTIONS: port=N, host=H (127.0.0.1), resolution=DURATION (10ms), log-over=DURATION (off), "
-                         + "separated by commas (docs/agent.md)."})
+                         + "pins=on|off (off: the pin watch runs JFR), separated by commas (docs/agent.md)."})
 public final class AttachCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", description = "The JVM's process id.")
     long pid;

@@ -93,18 +93,21 @@ class AgentIT {
                     p99, greaterThanOrEqualTo(0.5));
             assertThat(kind + ": ms of each scrape while the carrier was held: " + scrapes,
                     scrapes.stream().mapToLong(Long::longValue).max().orElseThrow(), lessThan(100L));
+            assertThat("no pin watch unless pins=on\n" + text, value(text, "loan_pinned_events"), is(Double.NaN));
         }
     }
 
     @ParameterizedTest
     @EnumSource(App.class)
     void theSameWorkOnAPoolLeavesTheP99Low(App kind) throws Exception {
-        try (ServerProcess app = app(kind, "-javaagent:" + AGENT.toAbsolutePath() + "=port=0")) {
+        try (ServerProcess app = app(kind, "-javaagent:" + AGENT.toAbsolutePath() + "=port=0,pins=on")) {
             String metrics = metricsUri(app);
             bursts(app, "/pooled?ms=1000", 2).join();
             String text = get(metrics + "/metrics");
             double p99 = value(text, "loan_carrier_delay_seconds{quantile=\"0.99\",thread=\"virtual\"}");
             assertThat(kind + ": the virtual probe's p99 (s), the work on a pool\n" + text, p99, lessThan(0.05));
+            assertThat("pins=on: the pin watch counts\n" + text, value(text, "loan_pinned_events"),
+                    greaterThanOrEqualTo(0.0));
         }
     }
 

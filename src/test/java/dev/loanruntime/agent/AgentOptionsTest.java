@@ -19,22 +19,25 @@ class AgentOptionsTest {
         assertThat(options.host(), is("127.0.0.1"));
         assertThat(options.resolution(), is(Duration.ofMillis(10)));
         assertThat(options.logOver().on(), is(false));
+        assertThat(options.pins(), is(false));
     }
 
     @Test
     void everyOptionIsRead() {
-        AgentOptions options = AgentOptions.parse("port=9464, host=127.0.0.2,resolution=5ms,log-over=200ms");
+        AgentOptions options = AgentOptions.parse("port=9464, host=127.0.0.2,resolution=5ms,log-over=200ms,pins=on");
         assertThat(options.port(), is(OptionalInt.of(9464)));
         assertThat(options.host(), is("127.0.0.2"));
         assertThat(options.resolution(), is(Duration.ofMillis(5)));
         assertThat(options.logOver().threshold(), is(Duration.ofMillis(200)));
+        assertThat(options.pins(), is(true));
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "colour=red|unknown option 'colour=red' (expected name=value with the names port, host, resolution, "
-                    + "log-over)",
-            "port|unknown option 'port' (expected name=value with the names port, host, resolution, log-over)",
+                    + "log-over, pins)",
+            "port|unknown option 'port' (expected name=value with the names port, host, resolution, log-over, pins)",
+            "pins=yes|pins: expected on or off but was 'yes'",
             "port=65536|port: expected an integer from 0 to 65535 but was '65536'",
             "port=http|port: expected an integer from 0 to 65535 but was 'http'",
             "resolution=0ms|resolution: expected a duration from 1ms to 1s but was '0ms'",
