@@ -8,7 +8,7 @@
 # the agent / without. The delay rounds give the app both CPUs, as a pool's thread would have on any larger machine.
 # Spring Boot's jars come from the project's test class path (target/test-dependencies.classpath, written by mvn
 # package).
-# Settings (environment): ROUNDS (3, --short 1), PAIRS (8, --short 3: interleaved triples, the third with the agent's
+# Settings (environment): ROUNDS (3, --short 1), PAIRS (6, --short 3: interleaved triples, the third with the agent's
 # pin watch on), PAIR_S (5).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ source experiments/lib/init.sh
 run_mode "$@"
 require_tools jq curl taskset wrk
 ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
-PAIRS=${PAIRS:-$(full_or_short 8 3)}
+PAIRS=${PAIRS:-$(full_or_short 6 3)}
 PAIR_S=${PAIR_S:-5}
 AGENT=target/loan-runtime-agent.jar
 SPRING_JARS=target/test-dependencies.classpath
@@ -104,14 +104,18 @@ for round in $(seq 1 "$ROUNDS"); do
   done; done
 done
 
-# cost APP LABEL [JVM OPTION...]: a fresh APP, warmed by 5 s of load (2 s left its JIT unsettled: fresh processes
-# then differed by half), then wrk for PAIR_S s; prints its CPU time per answered request (µs) and the share of its
-# one CPU it used (below 0.9: something other than the app, the client perhaps, was the limit).
+# How long each app is loaded before its CPU is read: the process's CPU time includes its JIT compiler's, which keeps
+# working for seconds on one CPU (after 2 s, fresh processes of the plain app differed by half; after 5 s, fresh
+# Spring Boot processes still ranged from 84 to 149 µs a request).
+declare -A APP_WARM_S=([plain]=5 [spring]=20)
+# cost APP LABEL [JVM OPTION...]: a fresh APP, warmed by APP_WARM_S of load, then wrk for PAIR_S s; prints its CPU
+# time per answered request (µs) and the share of its one CPU it used (below 0.9: something other than the app, the
+# client perhaps, was the limit).
 cost() {
   local app=$1 label=$2 before after answered out
   shift 2
   start_app "$app" "$OUT/cost-$app-$label.log" "$@"
-  taskset -c 1 wrk -t1 -c20 -d5s "$SERVER_URL/cheap" > /dev/null
+  taskset -c 1 wrk -t1 -c20 -d"${APP_WARM_S[$app]}s" "$SERVER_URL/cheap" > /dev/null
   before=$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat")
   out=$(taskset -c 1 wrk -t1 -c20 -d"${PAIR_S}s" "$SERVER_URL/cheap")
   after=$(awk '{ print $14 + $15 }' "/proc/$SERVER_PID/stat")
@@ -124,9 +128,14 @@ for app in plain spring; do
   echo
   echo "--- /cheap of $app: its CPU per request without the agent, with it, with pins=on; $PAIRS triples ---"
   for pair in $(seq 1 "$PAIRS"); do
-    read -r without busy_without < <(cost "$app" without)
-    read -r with busy_with < <(cost "$app" with "-javaagent:$AGENT")
-    read -r pins busy_pins < <(cost "$app" pins "-javaagent:$AGENT=pins=on")
+    # each triple starts with the next of the three, so that no arm always runs first or last
+    for k in 0 1 2; do
+      case $(((pair + k) % 3)) in
+        0) read -r without busy_without < <(cost "$app" without) ;;
+        1) read -r with busy_with < <(cost "$app" with "-javaagent:$AGENT") ;;
+        2) read -r pins busy_pins < <(cost "$app" pins "-javaagent:$AGENT=pins=on") ;;
+      esac
+    done
     figure "busy.$app" "$(calc 'a < b ? (a < c ? a : c) : (b < c ? b : c)' "$busy_without" "$busy_with" \
       "$busy_pins")" "" "${APP_LABEL[$app]}: the least busy run of the three, in CPUs of its one"
     figure "cpu.without.$app" "$without" µs "${APP_LABEL[$app]}: CPU per /cheap request, without the agent"
