@@ -2,8 +2,10 @@
 // The Node.js peer of the loan service for experiments/bench.sh: the same routes and the same JSON bodies. Every
 // answer is framed as the lesson's single-process server frames it (no Date header, the content type set before
 // writeHead, the body in one chunk, Node's default keep-alive of 5 s), so that /books costs what the lesson's costs.
-//   node experiments/peers/loan-peer.js [--port P] [--cluster N] [--resolution-ms MS] [--shed-delay-ms MS]
+//   node experiments/peers/loan-peer.js [--port P] [--cluster N] [--resolution-ms MS] [--shed-delay-ms MS] [--http2]
 // Single process by default; --cluster N forks N workers on one port and forks a new one for each that exits.
+// --http2: node:http2 without TLS (h2c, prior knowledge only, as Node serves it) in place of node:http, the same
+// handler on its compatibility API; every stream of every connection runs on the one event loop.
 // /member/verify-pooled derives on libuv's pool (UV_THREADPOOL_SIZE, default 4), like the loan service's crypto pool;
 // /member/verify-blocking with scryptSync, on the event loop, as the lesson's first server does.
 // /runtime reports the event loop's delay in the loan service's shape (carrierDelay): a timer every --resolution-ms
@@ -17,6 +19,7 @@
 "use strict";
 const cluster = require("node:cluster");
 const http = require("node:http");
+const http2 = require("node:http2");
 const crypto = require("node:crypto");
 const { createHistogram, monitorEventLoopDelay } = require("node:perf_hooks");
 
@@ -29,6 +32,7 @@ const port = option("--port", 0);
 const workers = option("--cluster", 0);
 const resolutionMs = option("--resolution-ms", 10);
 const shedDelayMs = option("--shed-delay-ms", 0);
+const h2c = args.includes("--http2");
 
 // The loan service's bytes, so both sides write and parse the same amount.
 const BOOKS = Buffer.from(JSON.stringify({
@@ -116,7 +120,7 @@ function serve() {
     send(res, 503, JSON.stringify({ error: "overloaded", message: "the event loop's delay is over " + shedDelayMs + " ms" }));
     return true;
   };
-  const server = http.createServer((req, res) => {
+  const server = (h2c ? http2 : http).createServer((req, res) => {
     res.sendDate = false;
     res.setHeader("content-type", JSON_TYPE);
     // the light route without parsing the URL: a request for exactly /books has no query to read
@@ -166,7 +170,8 @@ function serve() {
   });
   server.listen({ port, host: "127.0.0.1", backlog: 8192 }, () => {
     console.log(`loan-peer serving pid=${process.pid} address=http://127.0.0.1:${server.address().port}`
-      + ` node=${process.version} threadpool=${process.env.UV_THREADPOOL_SIZE || 4}`);
+      + ` node=${process.version} threadpool=${process.env.UV_THREADPOOL_SIZE || 4}`
+      + ` protocol=${h2c ? "h2c" : "http/1.1"}`);
   });
 }
 

@@ -11,7 +11,7 @@ import dev.loanruntime.crypto.ScryptProvider;
 import dev.loanruntime.overload.ConcurrencyLimit;
 import dev.loanruntime.settings.Threshold;
 import dev.loanruntime.settings.ThreadModel;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 import dev.loanruntime.stages.ServerTiming;
 import dev.loanruntime.store.StoreUri;
 
@@ -92,10 +92,10 @@ public final class Converters {
         }
     }
 
-    /** {@code serve --stages on|off}, {@code --pin-watch on|off}. */
-    public static final class RecordingConverter extends Both<Recording> {
-        public RecordingConverter() {
-            super(Recording::parse, Recording::label);
+    /** {@code serve --stages on|off}, {@code --pin-watch on|off}, {@code --http2 on|off}. */
+    public static final class SwitchConverter extends Both<Switch> {
+        public SwitchConverter() {
+            super(Switch::parse, Switch::label);
         }
     }
 

@@ -33,9 +33,19 @@ public final class LoadCommand implements Callable<Integer> {
     String path;
 
     @Option(names = "--concurrency", defaultValue = "16", paramLabel = "C",
-            description = "Closed loop: concurrent workers, one virtual thread and connection each "
-                    + "(default: ${DEFAULT-VALUE}, at most 20000).")
+            description = "Closed loop: concurrent workers, one virtual thread and connection (with --http2: stream) "
+                    + "each (default: ${DEFAULT-VALUE}, at most 20000).")
     int concurrency;
+
+    @Option(names = "--http2",
+            description = "Speak HTTP/2 without TLS (h2c, prior knowledge): every request is a stream, and the streams "
+                    + "share --connections connections, as a browser or a balancer's pool would (default: HTTP/1.1, "
+                    + "one connection per worker).")
+    boolean http2;
+
+    @Option(names = "--connections", paramLabel = "N",
+            description = "With --http2: connections the streams share (default: 1).")
+    Integer connections;
 
     @Option(names = "--rate", defaultValue = "0", paramLabel = "N",
             description = "Open loop: requests per second (default: closed loop).")
@@ -82,8 +92,14 @@ public final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Duration bound = duration == null && requests <= 0 ? Duration.ofSeconds(10) : duration;
-        LoadConfig config = UsageError.orUsage(spec.commandLine(), () -> new LoadConfig(server.target(), path, rate,
-                concurrency, maxInFlight, bound, requests, warmupRequests, timeout, true));
+        LoadConfig config = UsageError.orUsage(spec.commandLine(), () -> {
+            if (connections != null && !http2) {
+                throw UsageError.invalid("--connections",
+                        "it needs --http2 (over HTTP/1.1 each worker has a connection of its own)");
+            }
+            return new LoadConfig(server.target(), path, rate, concurrency, maxInFlight, bound, requests,
+                    warmupRequests, timeout, true, http2 ? (connections == null ? 1 : connections) : 0);
+        });
         ProcWatch watch = UsageError.orUsage(spec.commandLine(), () -> {
             config.target().requireReachable(Duration.ofSeconds(5));
             return watchPid == null ? null : ProcWatch.start(watchPid);

@@ -18,9 +18,11 @@ import dev.loanruntime.cli.UsageError;
  * @param warmupRequests requests sent first and not measured
  * @param timeout        read timeout per request
  * @param keepAlive      reuse connections
+ * @param h2Connections  0 for HTTP/1.1; else HTTP/2 with prior knowledge, every request a stream on one of this many
+ *                       connections
  */
 record LoadConfig(Target target, String path, double rate, int concurrency, int maxInFlight, Duration duration,
-                  long requests, int warmupRequests, Duration timeout, boolean keepAlive) {
+                  long requests, int warmupRequests, Duration timeout, boolean keepAlive, int h2Connections) {
     static final int MAX_CONCURRENCY = 20_000;
 
     LoadConfig {
@@ -44,6 +46,15 @@ record LoadConfig(Target target, String path, double rate, int concurrency, int 
         if (warmupRequests < 0) {
             throw bad("--warmup-requests", "an integer of 0 or more", warmupRequests);
         }
+        if (h2Connections < 0 || h2Connections > MAX_CONCURRENCY) {
+            throw bad("--connections", "an integer from 1 to " + MAX_CONCURRENCY, h2Connections);
+        }
+    }
+
+    /** The requester this run sends with. */
+    Requester requester() {
+        return h2Connections > 0 ? Requester.http2(target, timeout, h2Connections)
+                : new Requester(target, keepAlive, timeout, connections());
     }
 
     boolean openLoop() {
@@ -61,8 +72,10 @@ record LoadConfig(Target target, String path, double rate, int concurrency, int 
                 ? "mode=open rate=%s/s max-in-flight=%d".formatted(number(rate), maxInFlight)
                 : "mode=closed concurrency=%d".formatted(concurrency);
         String bound = duration != null ? "duration=" + duration.toMillis() + "ms" : "requests=" + requests;
-        return "load url=%s path=%s %s %s warmup-requests=%d timeout=%dms keep-alive=%s".formatted(
-                target, path, shape, bound, warmupRequests, timeout.toMillis(), keepAlive);
+        String protocol = h2Connections > 0 ? "protocol=h2c connections=" + h2Connections
+                : "protocol=http/1.1 keep-alive=" + keepAlive;
+        return "load url=%s path=%s %s %s warmup-requests=%d timeout=%dms %s".formatted(
+                target, path, shape, bound, warmupRequests, timeout.toMillis(), protocol);
     }
 
     private static String number(double value) {

@@ -47,14 +47,16 @@ record LoadReport(Config config, long requests, long responses, long failed, Map
         }
     }
 
+    /** {@code connections}: with {@code protocol} h2c, the connections the streams share; null for HTTP/1.1. */
     record Config(String url, String path, String mode, int concurrency, double rate, int maxInFlight,
-                  Long durationMs, Long requests, int warmupRequests, long timeoutMs, boolean keepAlive, String label,
-                  String line) {
+                  Long durationMs, Long requests, int warmupRequests, long timeoutMs, boolean keepAlive,
+                  String protocol, Integer connections, String label, String line) {
         static Config of(LoadConfig c, String label) {
+            boolean h2 = c.h2Connections() > 0;
             return new Config(c.target().toString(), c.path(), c.openLoop() ? "open" : "closed", c.concurrency(),
                     c.rate(), c.maxInFlight(), c.duration() == null ? null : c.duration().toMillis(),
                     c.requests() > 0 ? c.requests() : null, c.warmupRequests(), c.timeout().toMillis(), c.keepAlive(),
-                    label, c.describe());
+                    h2 ? "h2c" : "http/1.1", h2 ? c.h2Connections() : null, label, c.describe());
         }
     }
 

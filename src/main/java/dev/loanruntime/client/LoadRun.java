@@ -56,8 +56,7 @@ final class LoadRun {
     /** Runs the load until its end or until {@code stop} is set, and returns what it measured. */
     static Measured run(LoadConfig config, AtomicBoolean stop) throws InterruptedException {
         LoadRun run = new LoadRun(config, stop);
-        try (Requester requester = new Requester(config.target(), config.keepAlive(), config.timeout(),
-                config.connections())) {
+        try (Requester requester = config.requester()) {
             run.warmUp(requester);
             long cpuStart = processCpuNanos();
             long start = System.nanoTime();

@@ -1,21 +1,29 @@
 package dev.loanruntime.client;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
-import io.helidon.webclient.api.HttpClientRequest;
+import io.helidon.webclient.api.ClientRequest;
+import io.helidon.webclient.api.HttpClient;
 import io.helidon.webclient.api.HttpClientResponse;
-import io.helidon.webclient.api.ReleasableResource;
 import io.helidon.webclient.api.WebClient;
+import io.helidon.webclient.http2.Http2Client;
+import io.helidon.webclient.http2.Http2ClientProtocolConfig;
 
 import dev.loanruntime.stages.ServerTiming;
 
 /**
- * Sends GET requests with Helidon's WebClient and times them. Thread-safe: every measurement thread (virtual)
- * calls {@link #get} concurrently; a call blocks its thread until the response body has been read.
+ * Sends GET requests with Helidon's WebClient and times them, over HTTP/1.1 or over HTTP/2 without TLS (h2c, prior
+ * knowledge). Thread-safe: every measurement thread (virtual) calls {@link #get} concurrently; a call blocks its
+ * thread until the response body has been read.
  */
 final class Requester implements AutoCloseable {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-    private final WebClient client;
+    /** One client for HTTP/1.1; for HTTP/2 one per connection, each carrying its requests as streams. */
+    private final List<HttpClient<?>> clients;
+    private final AtomicInteger next = new AtomicInteger();
     private final boolean stages;
 
     /**
@@ -31,7 +39,7 @@ final class Requester implements AutoCloseable {
     /** @param stages ask the server for each request's stages ({@code Loan-Timing: on}) and keep its answer */
     Requester(Target target, boolean keepAlive, Duration readTimeout, int connections, boolean stages) {
         this.stages = stages;
-        this.client = WebClient.builder()
+        this.clients = List.of(WebClient.builder()
                 .baseUri(target.base())
                 .keepAlive(keepAlive)
                 // Our own cache, so that two measurements in one JVM never share connections.
@@ -40,7 +48,27 @@ final class Requester implements AutoCloseable {
                 .connectTimeout(CONNECT_TIMEOUT)
                 .readTimeout(readTimeout)
                 .followRedirects(false)
-                .build();
+                .build());
+    }
+
+    /**
+     * HTTP/2 with prior knowledge on {@code connections} connections: each is a client of its own (a shared one
+     * would put every stream on one connection), and the requests take them in turn.
+     */
+    static Requester http2(Target target, Duration readTimeout, int connections) {
+        return new Requester(IntStream.range(0, connections).<HttpClient<?>>mapToObj(i -> Http2Client.builder()
+                .baseUri(target.base())
+                .shareConnectionCache(false)
+                .connectTimeout(CONNECT_TIMEOUT)
+                .readTimeout(readTimeout)
+                .followRedirects(false)
+                .protocolConfig(Http2ClientProtocolConfig.builder().priorKnowledge(true).build())
+                .build()).toList());
+    }
+
+    private Requester(List<HttpClient<?>> clients) {
+        this.clients = clients;
+        this.stages = false;
     }
 
     /** Sends {@code GET pathAndQuery} now and measures from now. */
@@ -62,9 +90,11 @@ final class Requester implements AutoCloseable {
     }
 
     // Path and query apart: given as one string, the query's '?' would be encoded into the path.
-    private HttpClientRequest request(String pathAndQuery) {
+    private ClientRequest<?> request(String pathAndQuery) {
         int q = pathAndQuery.indexOf('?');
-        HttpClientRequest request = client.get(q < 0 ? pathAndQuery : pathAndQuery.substring(0, q));
+        HttpClient<?> client = clients.size() == 1 ? clients.getFirst()
+                : clients.get(Math.floorMod(next.getAndIncrement(), clients.size()));
+        ClientRequest<?> request = client.get(q < 0 ? pathAndQuery : pathAndQuery.substring(0, q));
         if (stages) {
             request.header(ServerTiming.ASK, "on");
         }
@@ -82,8 +112,8 @@ final class Requester implements AutoCloseable {
 
     @Override
     public void close() {
-        if (client instanceof ReleasableResource resource) {
-            resource.closeResource();
+        for (HttpClient<?> client : clients) {
+            client.closeResource();
         }
     }
 }

@@ -9,6 +9,7 @@ import io.helidon.http.HeaderNames;
 import io.helidon.http.HeaderValues;
 import io.helidon.webserver.http.Filter;
 import io.helidon.webserver.http.Handler;
+import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 /**
@@ -22,6 +23,7 @@ import io.helidon.webserver.http.ServerResponse;
  */
 public final class InFlight {
     private static final Header CONNECTION_CLOSE = HeaderValues.createCached(HeaderNames.CONNECTION, "close");
+    private static final String HTTP_2 = "2.0";
     private final AtomicInteger current = new AtomicInteger();
     private final LongAdder handled = new LongAdder();
     /** From {@link #closeConnections()} on, every answer asks its client to close the connection after it. */
@@ -30,7 +32,7 @@ public final class InFlight {
     /** A routing filter that counts every request passing through it. */
     public Filter filter() {
         return (chain, req, res) -> {
-            enter(res);
+            enter(req, res);
             try {
                 chain.proceed();
             } finally {
@@ -42,7 +44,7 @@ public final class InFlight {
     /** {@code handler}, counting the requests it handles. */
     public Handler counted(Handler handler) {
         return (req, res) -> {
-            enter(res);
+            enter(req, res);
             try {
                 handler.handle(req, res);
             } finally {
@@ -60,11 +62,15 @@ public final class InFlight {
         return handled.sum();
     }
 
-    /** Counts a request in; from {@link #closeConnections()} on, its answer asks the client to close after it. */
-    private void enter(ServerResponse res) {
+    /**
+     * Counts a request in; from {@link #closeConnections()} on, an HTTP/1.1 answer asks the client to close after it.
+     * HTTP/2 forbids the header (Helidon resets the stream that carries it): its connections end with the server's
+     * GOAWAY at the stop.
+     */
+    private void enter(ServerRequest req, ServerResponse res) {
         current.incrementAndGet();
         handled.increment();
-        if (closing) {
+        if (closing && !HTTP_2.equals(req.prologue().protocolVersion())) {
             res.header(CONNECTION_CLOSE);
         }
     }

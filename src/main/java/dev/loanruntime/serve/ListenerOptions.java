@@ -8,14 +8,16 @@ import picocli.CommandLine.Option;
 import dev.loanruntime.cli.Converters.DurationConverter;
 import dev.loanruntime.cli.Converters.OptionalPortConverter;
 import dev.loanruntime.cli.Converters.SecondsOrDurationConverter;
+import dev.loanruntime.cli.Converters.SwitchConverter;
 import dev.loanruntime.cli.Defaults;
 import dev.loanruntime.cli.Durations;
 import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.UsageError;
+import dev.loanruntime.settings.Switch;
 
 /**
- * One section of {@link ServeOptions}: the listener, where it binds, how long a request's head may take, and how long
- * it keeps serving after SIGTERM.
+ * One section of {@link ServeOptions}: the listener, where it binds, which protocols it speaks, how long a request's
+ * head may take, and how long it keeps serving after SIGTERM.
  */
 public final class ListenerOptions {
     @Option(names = "--host", defaultValue = Defaults.HOST, paramLabel = "HOST",
@@ -56,6 +58,14 @@ public final class ListenerOptions {
                     + "gets 408 and the connection closes, e.g. 10s or 500ms (default: ${DEFAULT-VALUE}).")
     private Duration requestHeadTimeout;
 
+    // On: HTTP/2 is what balancers, gRPC and browsers speak to a backend; off, to compare with HTTP/1.1 alone.
+    @Option(names = "--http2", defaultValue = "on", paramLabel = "on|off", converter = SwitchConverter.class,
+            description = "Speak HTTP/2 without TLS (h2c) on the same port beside HTTP/1.1: a client that opens with "
+                    + "HTTP/2's preface (prior knowledge, as h2load and curl --http2-prior-knowledge do) or asks with "
+                    + "'Upgrade: h2c'; each stream is a request on a virtual thread of its own. The settings are "
+                    + "server.protocols.http_2 in application.yaml (default: ${DEFAULT-VALUE}).")
+    private Switch http2;
+
     /** The admin port (0: any free one), empty with {@code --admin-port off}. */
     public OptionalInt adminPort() {
         return adminPort;
@@ -67,6 +77,11 @@ public final class ListenerOptions {
 
     public int port() {
         return port;
+    }
+
+    /** Whether the listener speaks HTTP/2 (h2c) beside HTTP/1.1. */
+    public boolean http2() {
+        return http2 == Switch.ON;
     }
 
     public Duration drainDelay() {

@@ -26,6 +26,8 @@ import dev.loanruntime.loan.LoanService;
 import dev.loanruntime.loan.MemberService;
 import dev.loanruntime.loan.SessionService;
 import dev.loanruntime.overload.Admission;
+import dev.loanruntime.overload.ConcurrencyLimit;
+import dev.loanruntime.overload.StreamLimit;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.monitor.InFlight;
 import dev.loanruntime.runtime.PlatformHandlers;
@@ -132,7 +134,13 @@ public final class LoanApp implements AutoCloseable {
      */
     private UnaryOperator<Handler> threadModel(HttpRouting.Builder routing, RequestPoints points) {
         InFlight inFlight = monitors.inFlight;
+        // HTTP/2 streams the listener's limit refused reach the routing marked (StreamLimit): answered first
+        boolean streamsLimited = options.listener().http2()
+                && !options.overload().limit().equals(ConcurrencyLimit.NONE);
         if (handlers != null) {
+            if (streamsLimited) {
+                routing.addFilter(StreamLimit.refusing(monitors.refusedByLimit));
+            }
             if (points != null) {
                 routing.addFilter(points.filter());
             }
@@ -140,10 +148,10 @@ public final class LoanApp implements AutoCloseable {
             routing.addFilter(handlers);
             return UnaryOperator.identity();
         }
-        if (points != null) {
-            return handler -> inFlight.counted(points.stamped(handler));
-        }
-        return inFlight::counted;
+        UnaryOperator<Handler> counted = points == null ? inFlight::counted
+                : handler -> inFlight.counted(points.stamped(handler));
+        return streamsLimited ? handler -> StreamLimit.refusing(counted.apply(handler), monitors.refusedByLimit)
+                : counted;
     }
 
     /**

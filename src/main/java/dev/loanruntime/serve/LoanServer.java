@@ -12,14 +12,19 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionListener;
+import io.helidon.webserver.http1.Http1ConnectionSelector;
+import io.helidon.webserver.http2.Http2Config;
+import io.helidon.webserver.spi.ServerConnectionSelector;
 
 import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.http.ClientDisconnects;
 import dev.loanruntime.http.ErrorResponses;
+import dev.loanruntime.http.Protocols;
 import dev.loanruntime.http.RequestHeadDeadline;
 import dev.loanruntime.http.RouteIndex;
 import dev.loanruntime.runtime.Carriers;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 import dev.loanruntime.settings.Threshold;
 import dev.loanruntime.stages.RequestPoints;
 import dev.loanruntime.stages.Stages;
@@ -53,7 +58,7 @@ public final class LoanServer implements AutoCloseable {
                     .host(options.listener().host())
                     .port(options.listener().port());
             HttpRouting.Builder routing = HttpRouting.builder();
-            this.routes = app.routing(routing, http1(config, options, builder, headDeadline));
+            this.routes = app.routing(routing, protocols(config, options, builder, headDeadline));
             options.overload().limit().create(Runtime.getRuntime().availableProcessors())
                     .ifPresent(builder::concurrencyLimit);
             if (options.reusePort()) {
@@ -76,26 +81,36 @@ public final class LoanServer implements AutoCloseable {
     }
 
     /**
-     * Helidon's HTTP/1.1 protocol from server.protocols.http_1_1, plus the header deadline Helidon lacks; with
-     * {@code --stages on}, the stage points around it (returned), else null.
+     * The listener's protocols: HTTP/1.1 from server.protocols.http_1_1 with the header deadline Helidon lacks, and,
+     * with {@code --http2 on}, HTTP/2 from server.protocols.http_2, by prior knowledge and by {@code Upgrade: h2c}.
+     * One connection selector serves both (see {@link Protocols}). With {@code --stages on}, the stage points around
+     * them (returned), else null.
      */
-    private static RequestPoints http1(Config config, ServeOptions options, WebServerConfig.Builder builder,
-                                       RequestHeadDeadline headDeadline) {
-        // Exactly one HTTP/1.1 connection selector: with a second protocol (from the config node or discovery)
-        // beside it, Helidon sniffs each connection's first bytes and closes a malformed or HTTP/1.0 one without
-        // its JSON 400/505. With --stages on, the stage points wrap that one selector.
-        builder.protocolsDiscoverServices(false);
-        Http1Config.Builder http1 = Http1Config.builder()
-                .name("http_1_1")       // replaces the one Helidon builds from the same node
-                .config(config.get("server.protocols.http_1_1"));
+    private static RequestPoints protocols(Config config, ServeOptions options, WebServerConfig.Builder builder,
+                                           RequestHeadDeadline headDeadline) {
         ObservationOptions observation = options.observation();
-        if (observation.stages() == Recording.ON) {
+        RequestPoints points = null;
+        Http1ConnectionListener receiver = headDeadline;
+        if (observation.stages() == Switch.ON) {
             Threshold slow = observation.logSlowRequests();
-            return Stages.install(builder, http1, headDeadline, observation.serverTiming(),
+            points = Stages.install(builder, observation.serverTiming(),
                     slow.on() ? Optional.of(slow.threshold()) : Optional.empty());
+            receiver = Stages.headStamps(headDeadline);
         }
-        builder.protocols(List.of(http1.addReceiveListener(headDeadline).build()));
-        return null;
+        Http1Config http1 = Http1Config.builder()
+                .config(config.get("server.protocols.http_1_1"))
+                .addReceiveListener(receiver)
+                .build();
+        var http1Selector = Http1ConnectionSelector.builder().config(http1);
+        ServerConnectionSelector selector;
+        if (options.listener().http2()) {
+            Http2Config http2 = Http2Config.builder().config(config.get("server.protocols.http_2")).build();
+            selector = new Protocols(http1Selector.addUpgrader(Protocols.upgrader(http2)).build(), http2);
+        } else {
+            selector = http1Selector.build();
+        }
+        Protocols.install(builder, points == null ? selector : Stages.stamping(selector));
+        return points;
     }
 
     /**

@@ -8,7 +8,7 @@ import dev.loanruntime.monitor.CarrierDelay;
 import dev.loanruntime.monitor.InFlight;
 import dev.loanruntime.monitor.LatencyWindows;
 import dev.loanruntime.monitor.WindowClock;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 import dev.loanruntime.settings.Threshold;
 
 /**
@@ -36,7 +36,7 @@ final class Monitors implements AutoCloseable {
 
     /** Starts the probe (when on) and the clock; returns at once. */
     Monitors(ServeOptions options) {
-        this.delay = options.observation().carrierDelay() == Recording.ON
+        this.delay = options.observation().carrierDelay() == Switch.ON
                 ? CarrierDelay.start(options.execution().threads(), options.observation().carrierDelayResolution())
                 : null;
         try {

@@ -5,12 +5,12 @@ import java.time.Duration;
 import picocli.CommandLine.Option;
 
 import dev.loanruntime.cli.Converters.DurationConverter;
-import dev.loanruntime.cli.Converters.RecordingConverter;
+import dev.loanruntime.cli.Converters.SwitchConverter;
 import dev.loanruntime.cli.Converters.ServerTimingConverter;
 import dev.loanruntime.cli.Converters.ThresholdConverter;
 import dev.loanruntime.cli.Range;
 import dev.loanruntime.cli.UsageError;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 import dev.loanruntime.settings.Threshold;
 import dev.loanruntime.stages.ServerTiming;
 
@@ -27,26 +27,26 @@ public final class ObservationOptions {
     private ServerTiming serverTiming;
 
     // Off: the stage points cost a share of /books' throughput, which experiment 12 measures.
-    @Option(names = "--stages", defaultValue = "off", paramLabel = "on|off", converter = RecordingConverter.class,
+    @Option(names = "--stages", defaultValue = "off", paramLabel = "on|off", converter = SwitchConverter.class,
             description = "Stamp each request's stage points (accepted, first run, head read, handler, crypto pool, "
                     + "send) for Server-Timing and JFR; off by default for their cost, which experiment 12 "
                     + "measures (docs/request-stages.md) (default: ${DEFAULT-VALUE}).")
-    private Recording stages;
+    private Switch stages;
 
     // On, so that a pinned carrier shows in /runtime without asking; experiment 12 measures what it costs.
-    @Option(names = "--pin-watch", defaultValue = "on", paramLabel = "on|off", converter = RecordingConverter.class,
+    @Option(names = "--pin-watch", defaultValue = "on", paramLabel = "on|off", converter = SwitchConverter.class,
             description = "Watch for virtual threads pinned to their carriers and count them in /runtime and "
                     + "/observe/metrics, through a JFR recording; experiment 12 measures its cost "
                     + "(docs/pinning.md) (default: ${DEFAULT-VALUE}).")
-    private Recording pinWatch;
+    private Switch pinWatch;
 
     // On: the one figure that says "the carriers are starved" before the users do; experiment 12 measures its cost.
-    @Option(names = "--carrier-delay", defaultValue = "on", paramLabel = "on|off", converter = RecordingConverter.class,
+    @Option(names = "--carrier-delay", defaultValue = "on", paramLabel = "on|off", converter = SwitchConverter.class,
             description = "Measure how late ready work gets to run: a probe thread (virtual, or platform with "
                     + "--threads platform) sleeps --carrier-delay-resolution and records how late it wakes, shown "
                     + "with the crypto pool's queue wait in /runtime, /observe/metrics and JFR; off runs no probe "
                     + "(docs/carrier-delay.md) (default: ${DEFAULT-VALUE}).")
-    private Recording carrierDelay;
+    private Switch carrierDelay;
 
     @Option(names = "--carrier-delay-resolution", defaultValue = "10ms", paramLabel = "DURATION",
             converter = DurationConverter.class,
@@ -73,15 +73,15 @@ public final class ObservationOptions {
         return serverTiming;
     }
 
-    public Recording stages() {
+    public Switch stages() {
         return stages;
     }
 
-    public Recording pinWatch() {
+    public Switch pinWatch() {
         return pinWatch;
     }
 
-    public Recording carrierDelay() {
+    public Switch carrierDelay() {
         return carrierDelay;
     }
 
@@ -100,11 +100,11 @@ public final class ObservationOptions {
     /** Checks this section's values; errors name the option. */
     void validate() {
         UsageError.checkRanges(this);
-        if (logSlowRequests.on() && stages != Recording.ON) {
+        if (logSlowRequests.on() && stages != Switch.ON) {
             throw UsageError.invalid("--log-slow-requests", "off unless --stages on (its lines are the stages)",
                     logSlowRequests.label());
         }
-        if (logPinned.on() && pinWatch != Recording.ON) {
+        if (logPinned.on() && pinWatch != Switch.ON) {
             throw UsageError.invalid("--log-pinned", "off unless --pin-watch on (its lines are the pins it sees)",
                     logPinned.label());
         }

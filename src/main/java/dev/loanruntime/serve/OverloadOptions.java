@@ -6,7 +6,7 @@ import dev.loanruntime.cli.Converters.ConcurrencyLimitConverter;
 import dev.loanruntime.cli.Converters.ThresholdConverter;
 import dev.loanruntime.cli.UsageError;
 import dev.loanruntime.overload.ConcurrencyLimit;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 import dev.loanruntime.settings.Threshold;
 
 /** One section of {@link ServeOptions}: the overload protections, Helidon's limit and shedding on the carrier delay. */
@@ -41,7 +41,7 @@ public final class OverloadOptions {
         if (shedDelay.on() && shedDelay.threshold().isZero()) {
             throw UsageError.invalid("--shed-delay", "off or a duration above 0", shedDelay.label());
         }
-        if (shedDelay.on() && observation.carrierDelay() != Recording.ON) {
+        if (shedDelay.on() && observation.carrierDelay() != Switch.ON) {
             throw UsageError.invalid("--shed-delay", "off unless --carrier-delay on (it sheds on the carrier delay)",
                     shedDelay.label());
         }

@@ -1,5 +1,6 @@
 package dev.loanruntime.serve;
 
+import java.util.List;
 import java.util.Map;
 
 import io.helidon.webserver.http.HttpRules;
@@ -78,6 +79,7 @@ public final class RuntimeService implements HttpService {
         var derivations = pool.derivations();
         return new Report(ProcessHandle.current().pid(),
                 options.workerId(),
+                options.listener().http2() ? List.of("http/1.1", "h2c") : List.of("http/1.1"),
                 options.execution().threads().label(),
                 carriers.carriers(),
                 carriers.source(),
@@ -105,7 +107,8 @@ public final class RuntimeService implements HttpService {
     }
 
     /**
-     * What {@code /runtime} reports; {@code workerId} is 0 outside a cluster. {@code hasher} is the scrypt provider
+     * What {@code /runtime} reports; {@code workerId} is 0 outside a cluster; {@code protocols} are those the listener
+     * speaks ({@code http/1.1}, and {@code h2c} unless {@code --http2 off}). {@code hasher} is the scrypt provider
      * that derives, {@code scryptDefault} the one {@code --scrypt} gives when unset; {@code scryptWorkspaces} and
      * {@code scryptWorkspaceBytes} are the working buffers the derivation permits keep ({@code reuse} only);
      * {@code pinned} counts the virtual threads that parked while pinned to their carrier, since {@code serve} began
@@ -117,6 +120,7 @@ public final class RuntimeService implements HttpService {
      */
     public record Report(long pid,
                          int workerId,
+                         List<String> protocols,
                          String threadModel,
                          int carriers,
                          String carriersObservedBy,

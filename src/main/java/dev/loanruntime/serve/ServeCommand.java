@@ -22,7 +22,7 @@ import dev.loanruntime.protocol.Standby;
 import dev.loanruntime.protocol.StatusLines;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.monitor.Pinning;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 import dev.loanruntime.settings.Threshold;
 import dev.loanruntime.stages.Stages;
 import dev.loanruntime.stages.ServerTiming;
@@ -78,7 +78,7 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
             options = options.asWorker(promotedTo.getAsInt());
         }
 
-        if (options.observation().pinWatch() == Recording.ON) {
+        if (options.observation().pinWatch() == Switch.ON) {
             Pinning.watch(options.observation().logPinned(), Stages::leaveOut);
         }
         var scrypt = options.crypto().scrypt().open();
@@ -96,7 +96,7 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
                     + " accepts connections from other machines; this service has no authentication");
         }
         ObservationOptions observation = options.observation();
-        boolean timingShown = observation.stages() == Recording.ON && observation.serverTiming() == ServerTiming.ALWAYS;
+        boolean timingShown = observation.stages() == Switch.ON && observation.serverTiming() == ServerTiming.ALWAYS;
         if (timingShown && !loopback(host)) {
             System.err.println("loan-runtime: warning: --server-timing always on " + host
                     + " shows every client where each request's time goes inside this server");
@@ -139,8 +139,9 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
                 ? "http://" + options.listener().host() + ":" + adminPort.getAsInt() : "off";
         String threads = r.platformThreads() > 0 ? "platform-threads=" + r.platformThreads()
                 : "carriers=" + r.carriers();
-        return ("admin=%s threads=%s %s crypto-threads=%d crypto-queue=%d max-derivations=%d limit=%s shed-delay=%s "
-                + "java=%s").formatted(admin, r.threadModel(), threads, r.cryptoThreads(), r.cryptoQueue(),
+        return ("admin=%s protocols=%s threads=%s %s crypto-threads=%d crypto-queue=%d max-derivations=%d limit=%s "
+                + "shed-delay=%s java=%s").formatted(admin, String.join(",", r.protocols()), r.threadModel(), threads,
+                        r.cryptoThreads(), r.cryptoQueue(),
                         r.derivationLimit(), r.overload().limit(),
                         shed.on() ? Durations.format(shed.threshold()) : "off", r.javaVersion())
                 + " store=" + options.storage().store() + " scrypt=" + r.hasher()

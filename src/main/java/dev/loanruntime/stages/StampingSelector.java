@@ -8,7 +8,7 @@ import io.helidon.webserver.spi.ServerConnection;
 import io.helidon.webserver.spi.ServerConnectionSelector;
 
 /**
- * The HTTP/1.1 connection selector, plus the {@code first ran} point. It must stay the listener's only selector:
+ * The listener's connection selector, plus the {@code first ran} point. It must stay the listener's only selector:
  * with one candidate Helidon calls {@link #connection} as soon as the connection's thread runs, before reading a
  * byte; with two it would first sniff the opening bytes, and a malformed request would be closed without its JSON
  * error. Runs on the connection's virtual thread.

@@ -38,7 +38,7 @@ class LoadRunIT {
     }
 
     private static LoadConfig closed(Target target, String path, int concurrency, long requests, Duration timeout) {
-        return new LoadConfig(target, path, 0, concurrency, 10_000, null, requests, 0, timeout, true);
+        return new LoadConfig(target, path, 0, concurrency, 10_000, null, requests, 0, timeout, true, 0);
     }
 
     @Test
@@ -72,7 +72,7 @@ class LoadRunIT {
     @Test
     void openLoopSendsAtTheRate() throws InterruptedException {
         LoadConfig config = new LoadConfig(server.target(), "/sleep?ms=20", 50, 1, 100, Duration.ofSeconds(2), 0, 0,
-                Duration.ofSeconds(10), true);
+                Duration.ofSeconds(10), true, 0);
         LoadRun.Measured m = LoadRun.run(config);
 
         assertThat(m.requests(), is(100L)); // due at 0, 20, ..., 1980 ms
@@ -129,14 +129,14 @@ class LoadRunIT {
         double closedMax;
         try (TestServer stalling = new TestServer(50, 1000)) {
             LoadRun.Measured m = LoadRun.run(new LoadConfig(stalling.target(), "/serialized", 0, 1, 1, Duration.ofSeconds(3), 0,
-                    0, Duration.ofSeconds(10), true));
+                    0, Duration.ofSeconds(10), true, 0));
             closedP99 = LoadReport.Latency.of(m.latencies()).p99();
             closedMax = LoadReport.Latency.of(m.latencies()).max();
         }
         double openP99;
         try (TestServer stalling = new TestServer(50, 1000)) {
             LoadRun.Measured m = LoadRun.run(new LoadConfig(stalling.target(), "/serialized", 100, 1, 1000,
-                    Duration.ofSeconds(3), 0, 0, Duration.ofSeconds(10), true));
+                    Duration.ofSeconds(3), 0, 0, Duration.ofSeconds(10), true, 0));
             openP99 = LoadReport.Latency.of(m.latencies()).p99();
         }
 

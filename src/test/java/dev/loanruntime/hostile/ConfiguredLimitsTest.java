@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.helidon.config.Config;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http2.Http2Config;
 
 import org.junit.jupiter.api.Test;
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -30,6 +31,10 @@ class ConfiguredLimitsTest {
         Http1Config http1 = Http1Config.create(CONFIG.get("server.protocols.http_1_1"));
         assertThat(http1.maxPrologueLength(), is(2_048));
         assertThat(http1.maxHeadersSize(), is(8_192));
+        Http2Config http2 = Http2Config.create(CONFIG.get("server.protocols.http_2"));
+        assertThat(http2.maxConcurrentStreams(), is(250L));
+        assertThat(http2.maxHeaderListSize(), is(8_192L));
+        assertThat(http2.maxRapidResets(), is(50));
     }
 
     @Test

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 import dev.loanruntime.cli.OptionFields;
 import dev.loanruntime.cli.Converters;
 import dev.loanruntime.cli.Range;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 import dev.loanruntime.testing.ServeLine;
 
 import static org.hamcrest.MatcherAssert.assertThat;
@@ -147,8 +147,8 @@ class ServeOptionsTest {
 
     @Test
     void thePinWatchIsOnUnlessTurnedOffAndLoggingPinsNeedsIt() {
-        assertThat(ServeOptions.parse().observation().pinWatch(), is(Recording.ON));
-        assertThat(ServeOptions.parse("--pin-watch", "off").asWorker(1).observation().pinWatch(), is(Recording.OFF));
+        assertThat(ServeOptions.parse().observation().pinWatch(), is(Switch.ON));
+        assertThat(ServeOptions.parse("--pin-watch", "off").asWorker(1).observation().pinWatch(), is(Switch.OFF));
         assertThat(error("--pin-watch", "off", "--log-pinned", "20ms"),
                 is("Invalid value for option '--log-pinned': expected off unless --pin-watch on (its lines are the "
                         + "pins it sees) but was '20ms'"));
@@ -158,7 +158,7 @@ class ServeOptionsTest {
     void docsOptionsHasARowPerOptionWithItsDefault() throws IOException {
         String doc = Files.readString(Path.of("docs", "options.md"));
         Map<String, String> rows = new LinkedHashMap<>();
-        Matcher row = Pattern.compile("(?m)^\\| `(--[a-z-]+)` \\| ([^|]+) \\|").matcher(doc);
+        Matcher row = Pattern.compile("(?m)^\\| `(--[a-z0-9-]+)` \\| ([^|]+) \\|").matcher(doc);
         while (row.find()) {
             rows.put(row.group(1), row.group(2).strip());
         }

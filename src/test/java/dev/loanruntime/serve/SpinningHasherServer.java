@@ -10,7 +10,7 @@ import dev.loanruntime.crypto.PasswordHasher;
 import dev.loanruntime.crypto.ScryptCost;
 import dev.loanruntime.runtime.Carriers;
 import dev.loanruntime.settings.ThreadModel;
-import dev.loanruntime.settings.Recording;
+import dev.loanruntime.settings.Switch;
 
 /**
  * A server whose derivations spin the CPU for a fixed time and allocate nothing, so a derivation holds its thread
