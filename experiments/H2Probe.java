@@ -32,7 +32,6 @@ public class H2Probe {
     private static final long WARM_NANOS = Duration.ofSeconds(1).toNanos();
     private static final long PING_EVERY_NANOS = Duration.ofMillis(100).toNanos();
 
-    private final Map<Integer, Long> lightDue = new ConcurrentHashMap<>();
     private final List<Double> lightMs = Collections.synchronizedList(new ArrayList<>());
     private final Map<Integer, AtomicInteger> statuses = new ConcurrentHashMap<>();
     private final List<Double> pingMs = Collections.synchronizedList(new ArrayList<>());
@@ -54,6 +53,8 @@ public class H2Probe {
     private final class Connection {
         final H2Frames frames;
         final AtomicInteger nextStream = new AtomicInteger(1);
+        /** The light streams still unanswered on this connection, by stream id (ids are per connection). */
+        final Map<Integer, Long> lightDue = new ConcurrentHashMap<>();
         final String heavy;
         final Thread reader;
 
@@ -150,7 +151,7 @@ public class H2Probe {
         }
         sending = false;
         long owedUntil = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!lightDue.isEmpty() && System.nanoTime() < owedUntil && goaway.get() < 0) {
+        while (!light.lightDue.isEmpty() && System.nanoTime() < owedUntil && goaway.get() < 0) {
             Thread.sleep(20);
         }
         Thread.sleep(200);      // the last PING answers
