@@ -14,6 +14,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import dev.loanruntime.testing.Http;
 import dev.loanruntime.testing.LoadLoop;
@@ -35,6 +38,8 @@ import static org.hamcrest.Matchers.startsWith;
  * except under {@code CI=true}, where they must run.
  */
 @Timeout(120)
+// prints what it found: never while another test reads System.out
+@ResourceLock(value = Resources.SYSTEM_OUT, mode = ResourceAccessMode.READ)
 class HaproxyIT {
     static final Path CONFIG = Path.of("deploy", "haproxy.cfg");
 

@@ -8,6 +8,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,6 +36,8 @@ import static org.hamcrest.Matchers.sameInstance;
  * acknowledged loans is at least 0 and at most the failed requests). Beside it, the same failover with
  * {@code --store-replicas 0} loses loans that clients saw acknowledged.
  */
+// prints what it found: never while another test reads System.out
+@ResourceLock(value = Resources.SYSTEM_OUT, mode = ResourceAccessMode.READ)
 class RedisSentinelIT {
     private static final Duration FAILOVER = Duration.ofSeconds(40);
     private static final Duration STEP = Duration.ofSeconds(30);
