@@ -5,7 +5,9 @@
 # serving; the metrics start beside the listener),
 # and (2) kill -9 of a cluster worker -> the first answer of a pid not seen before on /runtime (polled every 5 ms),
 # with --spares 0 (a new JVM starts) and --spares 1 (a warm spare is promoted). Each slot is killed once, so every
-# replacement is a first death (immediate, no back-off). Also the memory a standing-by spare costs.
+# replacement is a first death (immediate, no back-off). Also the memory a standing-by spare costs. The floor of
+# this machine: the bare Helidon peer (experiments/peers/BareHelidon.java, compiled, no project code), started the
+# same way, without and with an AOT cache of its own.
 # Settings (environment): RUNS (starts of each kind; 5, --short 2), PORT (a free one unless set); the cluster has 3
 # workers (--short 2).
 set -euo pipefail
@@ -28,6 +30,21 @@ if [ "$version" -ge 25 ] && { [ ! -f "$CACHE" ] || [ "$JAR" -nt "$CACHE" ]; }; t
 fi
 HAVE_CACHE=false
 if [ "$version" -ge 24 ] && [ -f "$CACHE" ]; then HAVE_CACHE=true; fi
+# The bare peer, compiled once (the source launcher would compile it on every start), and its own cache, trained the
+# way serve's is: a start, a few answers, a graceful stop (the JVM writes the cache as it exits).
+BARE_CLASSES="$OUT/bare-classes"
+BARE_CP="$BARE_CLASSES:$JAR:target/libs/*"
+BARE_CACHE="$OUT/bare-helidon.aot"
+mkdir -p "$BARE_CLASSES"
+"$JAVA_HOME/bin/javac" -d "$BARE_CLASSES" -cp "$JAR:target/libs/*" experiments/peers/BareHelidon.java
+if [ "$version" -ge 25 ]; then
+  echo "training the bare peer's AOT cache ..."
+  # writing the cache at exit takes seconds: time to finish it before SIGKILL
+  STOP_WAIT_S=120 START_LOG="$OUT/bare-training.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
+    "$JAVA" -XX:AOTCacheOutput="$BARE_CACHE" '-Xlog:aot*=error,cds*=error' -cp "$BARE_CP" BareHelidon "$PORT" \
+    >/dev/null
+  [ -f "$BARE_CACHE" ] || { echo "07: the bare peer's training wrote no $BARE_CACHE" >&2; exit 1; }
+fi
 echo "port:    $PORT"
 echo "runs:    $RUNS per kind of start; cluster: --workers $WORKERS, each slot killed once"
 setting runs "$RUNS"
@@ -60,11 +77,26 @@ for i in $(seq "$RUNS"); do
     figure start.aot "$aot" ms "serve start -> first /books, AOT cache"
     steps aot "$OUT/runtime-aot-$i.json"
   fi
-  echo "  run $i: no cache $plain ms, AOT cache $aot ms"
+  START_LOG="$OUT/bare-plain-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
+    "$JAVA" -cp "$BARE_CP" BareHelidon "$PORT" >"$OUT/start.ms"
+  read -r bare_plain <"$OUT/start.ms"
+  figure start.bare-plain "$bare_plain" ms "bare Helidon start -> first /books, no AOT cache"
+  bare_aot=-
+  if [ -f "$BARE_CACHE" ]; then
+    START_LOG="$OUT/bare-aot-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
+      "$JAVA" -XX:AOTCache="$BARE_CACHE" '-Xlog:aot*=error' -cp "$BARE_CP" BareHelidon "$PORT" >"$OUT/start.ms"
+    read -r bare_aot <"$OUT/start.ms"
+    figure start.bare-aot "$bare_aot" ms "bare Helidon start -> first /books, its AOT cache"
+  fi
+  echo "  run $i: no cache $plain ms, AOT cache $aot ms; bare Helidon: no cache $bare_plain ms, its cache $bare_aot ms"
 done
 
 if $HAVE_CACHE; then
   figure_per_round start.plain-over-aot 'a / b' start.plain start.aot "" "start without the cache / with it"
+fi
+if $HAVE_CACHE && [ -f "$BARE_CACHE" ]; then
+  figure_per_round start.aot-over-bare-aot 'a / b' start.aot start.bare-aot "" \
+    "serve's start over bare Helidon's, each with its AOT cache"
 fi
 
 # memory LOG: the resident memory (MiB) of the first standing-by spare and of worker 1, as figures.
@@ -113,6 +145,8 @@ figure_per_round replace.new-jvm-over-spare 'a / b' replace.new-jvm replace.spar
 echo
 table times "start and replacement times (ms)" measure runs "median ms" "min ms" "max ms"
 for row in "start.plain|serve start -> first /books, no AOT cache" "start.aot|serve start -> first /books, AOT cache" \
+    "start.bare-plain|bare Helidon start -> first /books, no AOT cache" \
+    "start.bare-aot|bare Helidon start -> first /books, its AOT cache" \
     "replace.new-jvm|kill -9 -> new pid answers, --spares 0 (new JVM)" \
     "replace.spare|kill -9 -> new pid answers, --spares 1 (promotion)" \
     "promotion|promotion -> spare listening (primary's log)"; do
@@ -140,6 +174,8 @@ else
     "not measured: JDK $version has none, or no $CACHE"
 fi
 verdict_on "with the AOT cache, serve answers within 0.5 s of exec" start.aot '<=' 500
+verdict_on "with an AOT cache of its own, bare Helidon answers within 0.5 s of exec (this machine's floor)" \
+  start.bare-aot '<=' 500
 verdict_on "a warm spare answers within 250 ms of kill -9" replace.spare '<=' 250
 verdict_on "a promoted spare replaces a worker faster than a new JVM" replace.new-jvm-over-spare '>' 1
 end_experiment

@@ -23,8 +23,9 @@ _poll_pause() {
 
 # first_answer_ms URL CMD [ARG...]: starts CMD (output to $START_LOG, default /dev/null), polls URL until it answers
 # 200, prints the milliseconds from just before the start to that answer, then stops CMD (SIGTERM, SIGKILL after
-# 10 s). CMD must listen where URL points: a fixed port (free_port), not port 0. With THEN_GET=URL2 and
-# THEN_BODY=FILE, it GETs URL2 after the first answer, before the stop, into FILE (e.g. the server's /runtime).
+# STOP_WAIT_S, 10 s unless set). CMD must listen where URL points: a fixed port (free_port), not port 0. With
+# THEN_GET=URL2 and THEN_BODY=FILE, it GETs URL2 after the first answer, before the stop, into FILE (e.g. the
+# server's /runtime).
 first_answer_ms() {
   local url=$1 pid t0 deadline
   shift
@@ -45,7 +46,7 @@ first_answer_ms() {
     http_get "$THEN_GET"
     printf '%s' "$HTTP_BODY" > "$THEN_BODY"
   fi
-  stop_pid "$pid" TERM 10
+  stop_pid "$pid" TERM "${STOP_WAIT_S:-10}"
 }
 
 # replacement_ms URL PID_TO_KILL [KNOWN_PID...]: URL is a cluster's /runtime (its JSON has "pid":N). Learns which pids
