@@ -32,11 +32,13 @@ HAVE_CACHE=false
 if [ "$version" -ge 24 ] && [ -f "$CACHE" ]; then HAVE_CACHE=true; fi
 # The bare peer, compiled once (the source launcher would compile it on every start), and its own cache, trained the
 # way serve's is: a start, a few answers, a graceful stop (the JVM writes the cache as it exits).
+# A jar, not a folder: an AOT cache takes none but an empty folder on its class path.
 BARE_CLASSES="$OUT/bare-classes"
-BARE_CP="$BARE_CLASSES:$JAR:target/libs/*"
+BARE_CP="$OUT/bare-helidon.jar:$JAR:target/libs/*"
 BARE_CACHE="$OUT/bare-helidon.aot"
 mkdir -p "$BARE_CLASSES"
 "$JAVA_HOME/bin/javac" -d "$BARE_CLASSES" -cp "$JAR:target/libs/*" experiments/peers/BareHelidon.java
+"$JAVA_HOME/bin/jar" --create --file "$OUT/bare-helidon.jar" -C "$BARE_CLASSES" .
 if [ "$version" -ge 25 ]; then
   echo "training the bare peer's AOT cache ..."
   # writing the cache at exit takes seconds: time to finish it before SIGKILL
