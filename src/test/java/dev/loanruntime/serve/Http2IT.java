@@ -153,14 +153,16 @@ class Http2IT {
     @Test
     void aStreamPastTheLimitIsRefusedAloneWithHttp1sJsonAndTheConnectionGoesOn() throws Exception {
         try (ServerProcess limited = ServerProcess.serve(List.of(), "--limit", "fixed:1:0")) {
-            // one long wait holds the only permit; the light stream beside it is refused, and counted. The wait
-            // outlasts the tries by far: on a busy machine each curl takes a while to start, the holder's too.
+            // one long wait holds the only permit; the light stream beside it is refused, and counted. The tries
+            // start once the admin port sees the holder in flight: on a busy machine its curl takes a while to start.
             Process holder = new ProcessBuilder("curl", "-sS", "--http2-prior-knowledge", "-o", "/dev/null",
                     limited.baseUri() + "/catalog/lookup?ms=10000").redirectErrorStream(true).start();
             try {
+                await("the holder in flight").atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> JSON.readTree(curl(limited.adminUri() + "/runtime").body())
+                                .path("requestsInFlight").asInt() >= 1);
                 Curl refused = null;
-                for (int i = 0; i < 100 && (refused == null || refused.status() != 503); i++) {
-                    Thread.sleep(50);
+                for (int i = 0; i < 5 && (refused == null || refused.status() != 503); i++) {
                     refused = curl("--http2-prior-knowledge", "-D", "-", limited.baseUri() + "/books");
                 }
                 assertThat(String.valueOf(refused), refused.status(), is(503));
