@@ -33,8 +33,8 @@ final class Render {
     String run(RunRecord r) {
         String dir = "docs/results/" + r.name() + "/";
         int idle = r.idleBeforePercent();
-        return "Recorded on commit " + r.shortCommit() + (r.dirty() ? " with uncommitted changes" : "") + ", "
-                + r.date() + ", " + ("short".equals(r.mode()) ? "a short run, " : "") + "on "
+        return "Commit " + r.shortCommit() + (r.dirty() ? " with uncommitted changes" : "") + ", "
+                + r.date() + ", " + ("short".equals(r.mode()) ? "a short run, " : "")
                 + r.machine() + (idle >= 0 && idle < 90 ? " (CPUs only " + idle + "% idle at the start)" : "")
                 + ": [record](" + link(dir) + "/).";     // its folder: record.json, output.txt, the charts
     }

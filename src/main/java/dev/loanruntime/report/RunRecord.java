@@ -116,7 +116,7 @@ record RunRecord(String name, Path dir, JsonNode json) {
         String java = json.path("tools").path("java").asText("?")
                 .replaceFirst("^OpenJDK Runtime Environment ", "").replaceFirst(" \\(build.*$", "");
         return m.path("cpus").asInt() + " CPUs (" + m.path("arch").asText()
-                + (m.path("virtualMachine").asBoolean() ? ", virtual machine" : "") + "), " + java;
+                + (m.path("virtualMachine").asBoolean() ? ", VM" : "") + "), " + java;
     }
 
     int idleBeforePercent() {

@@ -112,8 +112,8 @@ class GeneratedDocsTest {
     void blocksAreRenderedFromTheRecordWithTheirRun() throws IOException {
         String readme = Files.readString(root.resolve("README.md"));
         assertThat(readme, containsString("| model | light/heavy |\n| --- | ---: |\n| one carrier | 0.9571 |"));
-        assertThat("a full run goes unsaid", readme, containsString("Medians over 3 rounds. Recorded on commit 0123456, "
-                + "2026-12-02 14:14 UTC, on 2 CPUs (x86_64, virtual machine), Temurin-25.0.3+9: "
+        assertThat("a full run goes unsaid", readme, containsString("Medians over 3 rounds. Commit 0123456, "
+                + "2026-12-02 14:14 UTC, 2 CPUs (x86_64, VM), Temurin-25.0.3+9: "
                 + "[record](docs/results/01-demo/)."));
         assertThat("a median that held in only some rounds settles nothing", readme, containsString(
                 "| it waits | `median of ratio.one >= 0.8` | inconclusive (median of 3 rounds; held in 2 of 3) |"));
@@ -150,7 +150,7 @@ class GeneratedDocsTest {
                 """);
         assertThat(CliRun.of("docs", "--root", root.toString()).code(), is(0));
         assertThat(Files.readString(root.resolve("docs/prose.md")), containsString("- It never waits (`median of"
-                + " ratio.one < 0.1`): **failed** (median of 3 rounds; held in 0 of 3).\n\nRecorded on commit"
+                + " ratio.one < 0.1`): **failed** (median of 3 rounds; held in 0 of 3).\n\nCommit"
                 + " 0123456"));
         var e = assertThrows(IllegalArgumentException.class, () -> new GeneratedDocs(root).regenerate(
                 Path.of("docs/x.md"), "<!-- generated: 01-demo verdicts flies -->\n<!-- /generated -->\n"));
@@ -204,7 +204,7 @@ class GeneratedDocsTest {
         String shortRun = new GeneratedDocs(root).regenerate(Path.of("docs/x.md"), block);
         assertThat(shortRun, containsString(
                 "_Not measured by this record (a short run): `experiments/record.sh 01-demo` measures it._"));
-        assertThat("a short run says so in its caption", shortRun, containsString("UTC, a short run, on 2 CPUs"));
+        assertThat("a short run says so in its caption", shortRun, containsString("UTC, a short run, 2 CPUs"));
     }
 
     @Test
