@@ -19,6 +19,12 @@ interface Control {
     /** Starts worker {@code id} and watches its readiness and exit; null, after stopping the cluster, if it cannot. */
     WorkerProcess startWorker(int id);
 
+    /**
+     * Makes a standing-by spare the worker of {@code slot} (it binds the shared port; {@link WorkerProcess#ready()}
+     * tells when it listens) and watches it as a worker from now on.
+     */
+    void promote(Primary.Slot slot, WorkerProcess spare);
+
     /** Runs {@code task} on the control thread when {@code future} completes, however it completes. */
     <T> void then(CompletableFuture<T> future, BiConsumer<T, Throwable> task);
 

@@ -79,7 +79,8 @@ final class Primary implements Control {
             slots.add(new Slot(id, new RestartPolicy(settings.restart())));
         }
         this.spares = new Spares(this, settings.spares(), settings.restart());
-        this.rolling = new RollingRestart(this, slots, spares, settings.killTimeout());
+        this.rolling = new RollingRestart(this, slots, spares, settings.killTimeout(),
+                settings.startTimeout());
     }
 
     /** Starts the workers and blocks until the cluster has stopped; returns the primary's exit status. */
@@ -154,7 +155,8 @@ final class Primary implements Control {
     }
 
     /** The spare becomes the slot's worker; once it listens (or fails to), a new spare starts in the background. */
-    private void promote(Slot slot, WorkerProcess spare) {
+    @Override
+    public void promote(Slot slot, WorkerProcess spare) {
         long promotedAt = System.nanoTime();
         spare.promote(slot.id);
         slot.current = spare;

@@ -4,30 +4,44 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import dev.loanruntime.protocol.StatusLines;
 
 /**
- * Replaces the workers one at a time: start the new worker, wait until it listens on the shared port, then stop the
- * old one gracefully and wait until it has exited before the next. At every moment at least N workers listen, so a
- * new connection always finds a listener. All methods run on the primary's control thread and never block.
+ * Replaces the workers one at a time. Every replacement starts at once, as a standby: a JVM that loads its classes,
+ * opens the store and warms up on a private port without listening on the shared one; their starts overlap each
+ * other and the old workers keep serving meanwhile. Then, slot by slot, the standby is promoted (it binds the shared
+ * port, in milliseconds), and once it listens the old worker drains, stops, and is waited for before the next slot.
+ * A step is thus the promotion, the drain and the stop; at every moment at least N workers listen, so a new
+ * connection always finds a listener. All methods run on the primary's control thread and never block.
  */
 final class RollingRestart {
     private final Control primary;
     private final List<Primary.Slot> slots;
     private final Spares spares;
     private final Duration killTimeout;
+    private final Duration startTimeout;
+    private final List<WorkerProcess> standbys = new ArrayList<>();
+    private final Set<WorkerProcess> announced = new HashSet<>();
     private boolean running;
 
-    /** Replaces the workers of {@code slots}, retiring {@code spares} meanwhile; SIGKILL after {@code killTimeout}. */
-    RollingRestart(Control primary, List<Primary.Slot> slots, Spares spares, Duration killTimeout) {
+    /**
+     * Replaces the workers of {@code slots}, retiring {@code spares} meanwhile; a replacement that does not stand by
+     * within {@code startTimeout} stops the restart; SIGKILL for an old worker after {@code killTimeout}.
+     */
+    RollingRestart(Control primary, List<Primary.Slot> slots, Spares spares, Duration killTimeout,
+                   Duration startTimeout) {
         this.primary = primary;
         this.slots = slots;
         this.spares = spares;
         this.killTimeout = killTimeout;
+        this.startTimeout = startTimeout;
     }
 
     /**
@@ -79,6 +93,19 @@ final class RollingRestart {
         // The spares run the old code and settings: none may be promoted now, new ones come when this ends.
         spares.retireAll();
         primary.say(StatusLines.rollingRestart(slots.size()));
+        for (int i = 0; i < slots.size(); i++) {
+            WorkerProcess standby = primary.startSpare();
+            if (standby == null) {
+                end();
+                return;
+            }
+            standbys.add(standby);
+            primary.then(standby.standby(), (at, failure) -> {
+                if (failure == null && running) {
+                    announce(standby, at);
+                }
+            });
+        }
         replace(0);
     }
 
@@ -92,37 +119,46 @@ final class RollingRestart {
             end();
             return;
         }
-        Primary.Slot slot = slots.get(index);
-        WorkerProcess old = slot.current;
-        if (old == null || old.upFor().isEmpty()) {
-            replace(index + 1); // dead or still starting: whatever runs there next is already new
-            return;
-        }
-        WorkerProcess fresh = primary.startWorker(slot.id);
-        if (fresh == null) {
-            end();
-            return;
-        }
-        primary.then(fresh.ready(), (readyAt, failure) -> onFreshReady(index, slot, old, fresh, failure));
+        WorkerProcess standby = standbys.get(index);
+        primary.then(standby.standby().copy().orTimeout(startTimeout.toMillis(), TimeUnit.MILLISECONDS),
+                (at, failure) -> onStandby(index, slots.get(index), standby, failure));
     }
 
-    private void onFreshReady(int index, Primary.Slot slot, WorkerProcess old, WorkerProcess fresh, Throwable failure) {
+    private void onStandby(int index, Primary.Slot slot, WorkerProcess standby, Throwable failure) {
         if (primary.stopping()) {
             end();
             return;
         }
         if (failure != null) {
-            fresh.kill();
-            primary.warn("loan-runtime cluster: rolling restart stopped: new worker " + slot.id + " pid="
-                    + fresh.pid() + " did not start (" + fresh.lastError() + "); the old workers keep serving");
-            end();
+            stopBecause(slot, standby, "did not stand by within " + startTimeout.toSeconds() + " s");
             return;
         }
-        if (slot.current != old) {
-            adoptOrDiscard(index, slot, fresh);
+        WorkerProcess old = slot.current;
+        if (old == null || old.upFor().isEmpty()) {
+            adoptOrDiscard(index, slot, standby); // dead or still starting: what starts there now is already new
             return;
         }
-        slot.current = fresh;
+        announce(standby, standby.standby().join());   // its own line may not have run yet: the order is not set
+        long promotedAt = System.nanoTime();
+        primary.promote(slot, standby);
+        primary.then(standby.ready(), (readyAt, notReady) -> {
+            if (primary.stopping()) {
+                end();
+            } else if (notReady != null) {
+                if (slot.current == standby) {
+                    slot.current = old; // the old worker never stopped: it keeps the slot
+                } else if (slot.current != old) {
+                    old.terminate();    // the slot went on without it (the standby's exit was seen first)
+                }
+                stopBecause(slot, standby, "did not listen after its promotion");
+            } else {
+                retire(index, slot, old, standby, promotedAt);
+            }
+        });
+    }
+
+    /** The new worker listens: the old one drains and stops, and the next slot follows once it has exited. */
+    private void retire(int index, Primary.Slot slot, WorkerProcess old, WorkerProcess fresh, long promotedAt) {
         old.terminate();
         primary.then(old.exited().copy().orTimeout(killTimeout.toMillis(), TimeUnit.MILLISECONDS),
                 (code, timeout) -> {
@@ -130,28 +166,48 @@ final class RollingRestart {
                         old.kill();
                     }
                     primary.then(old.exited(), (exit, ignored) -> {
-                        primary.say(StatusLines.replaced(slot.id, old.pid(), exit, fresh.pid()));
+                        primary.say(StatusLines.replaced(slot.id, old.pid(), exit, fresh.pid(),
+                                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - promotedAt)));
                         replace(index + 1);
                     });
                 });
     }
 
-    /** Not running any more, for whatever reason: spares again (none start while the cluster stops). */
+    /** "spare pid=P standing by, MS ms after its start", once per standby. */
+    private void announce(WorkerProcess standby, long standingByAt) {
+        if (announced.add(standby)) {
+            primary.say(StatusLines.standingBy(standby.pid(),
+                    standby.age().minusNanos(System.nanoTime() - standingByAt).toMillis()));
+        }
+    }
+
+    private void stopBecause(Primary.Slot slot, WorkerProcess standby, String why) {
+        standby.kill();
+        primary.warn("loan-runtime cluster: rolling restart stopped: new worker " + slot.id + " pid="
+                + standby.pid() + " " + why + (standby.lastError().isEmpty() ? "" : " (" + standby.lastError() + ")")
+                + "; the old workers keep serving");
+        end();
+    }
+
+    /** Not running any more, for whatever reason: the standbys not promoted go, spares come back. */
     private void end() {
         running = false;
+        standbys.stream().filter(w -> w.id() == 0).forEach(WorkerProcess::terminate);
+        standbys.clear();
+        announced.clear();
         spares.enable();
     }
 
-    /** The old worker died while its successor started: the successor takes the slot unless another already has. */
-    private void adoptOrDiscard(int index, Primary.Slot slot, WorkerProcess fresh) {
+    /** The old worker is gone or is a new one still starting: the standby takes the slot unless another has it. */
+    private void adoptOrDiscard(int index, Primary.Slot slot, WorkerProcess standby) {
         if (slot.current == null) {
             if (slot.pendingStart != null) {
                 slot.pendingStart.cancel(false);
                 slot.pendingStart = null;
             }
-            slot.current = fresh;
+            primary.promote(slot, standby);
         } else {
-            fresh.terminate();
+            standby.terminate();
         }
         replace(index + 1);
     }

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  *       <td>a worker ended unasked</td></tr>
  *   <tr><td>primary</td><td>{@code spare died pid=P (exit E), starting another in T ms}</td>
  *       <td>a spare ended unasked</td></tr>
- *   <tr><td>primary</td><td>{@code worker N replaced: pid=P (exit E) -> pid=P}</td>
+ *   <tr><td>primary</td><td>{@code worker N replaced: pid=P (exit E) -> pid=P in MS ms}</td>
  *       <td>a rolling restart replaced worker N</td></tr>
  *   <tr><td>primary</td><td>{@code rolling restart of N workers}, {@code rolling restart done}</td>
  *       <td>SIGHUP started a rolling restart; it ended (done, or stopped with an error on stderr)</td></tr>
@@ -154,9 +154,10 @@ public final class StatusLines {
         return "spare died pid=" + pid + " (exit " + exit + "), starting another in " + delayMillis + " ms";
     }
 
-    /** A rolling restart replaced worker {@code id}. */
-    public static String replaced(int id, long oldPid, int exit, long newPid) {
-        return "worker " + id + " replaced: pid=" + oldPid + " (exit " + exit + ") -> pid=" + newPid;
+    /** A rolling restart replaced worker {@code id}: the step took {@code millis}, from promotion to the old exit. */
+    public static String replaced(int id, long oldPid, int exit, long newPid, long millis) {
+        return "worker " + id + " replaced: pid=" + oldPid + " (exit " + exit + ") -> pid=" + newPid + " in " + millis
+                + " ms";
     }
 
     /** A rolling restart of {@code workers} workers begins. */

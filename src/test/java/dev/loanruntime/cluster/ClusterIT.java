@@ -145,7 +145,8 @@ class ClusterIT {
             long fresh = RawHttp.get(port, "/status").pid();
             assertThat(cluster.workerPids(), is(Set.of(fresh)));
             // SIGTERM, then its requests finished: the old worker's own graceful stop, not a kill (exit 137)
-            assertThat(cluster.output(), containsString(StatusLines.replaced(1, old, 0, fresh)));
+            assertThat(cluster.output(), containsString("worker 1 replaced: pid=" + old + " (exit 0) -> pid=" + fresh
+                    + " in "));
         }
     }
 
@@ -191,6 +192,18 @@ class ClusterIT {
                     kept.retried(), is(0));
             assertThat("answers that moved a kept-alive client to a new connection", kept.closedByServer(),
                     greaterThanOrEqualTo(3));
+            // A step is the promotion, the drain and the stop: each new worker stood by before it took its slot.
+            Matcher replaced = Pattern.compile("replaced: pid=\\d+ \\(exit 0\\) -> pid=(\\d+) in \\d+ ms")
+                    .matcher(cluster.output());
+            int steps = 0;
+            while (replaced.find()) {
+                long pid = Long.parseLong(replaced.group(1));
+                int stoodBy = cluster.output().indexOf(StatusLines.standingBy(pid));
+                assertThat("pid " + pid + " stood by before its promotion", stoodBy, is(greaterThanOrEqualTo(0)));
+                assertThat(stoodBy, is(lessThan(cluster.output().indexOf(StatusLines.nowSpare(1, pid)))));
+                steps++;
+            }
+            assertThat(cluster.output(), steps, is(3));
         } finally {
             Files.writeString(migrate, before);
         }
