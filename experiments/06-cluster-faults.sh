@@ -4,9 +4,11 @@
 #      a new pid answers;
 #  (b0) the mechanism: connections queued on a SO_REUSEPORT listener that closes (ReusePortQueue.java), ROUNDS times;
 #  (b) rolling restarts (SIGHUP): requests that failed (goal 0), and how long each restart and each of its steps (a
-#      new worker's start, then the old one's drain and graceful stop) took; with the kernel's
-#      net.ipv4.tcp_migrate_req off and on, alternating in one cluster, when this machine lets us switch it (root,
-#      Linux >= 5.14), ROLLS times each;
+#      standby's promotion, then the old worker's drain and graceful stop; the standbys start together first) took;
+#      with the kernel's net.ipv4.tcp_migrate_req off and on, alternating in one cluster, when this machine lets us
+#      switch it (root, Linux >= 5.14), ROLLS times each;
+#  (d) SIGTERM to the primary of a fresh cluster under load, ROUNDS times: requests that reached it and got no
+#      answer (goal 0; those refused once it is gone were never accepted), and how long it took to stop;
 #  (c) the primary is SIGKILLed, at the end of (a)'s and of (b)'s cluster, then of fresh ones up to ROUNDS in all:
 #      how long until none of its workers and spares is left.
 # The load is CLIENTS curl processes, each requesting /books on a new connection per request (bounded count), started
@@ -24,6 +26,7 @@ ROUNDS=${ROUNDS:-$(full_or_short 3 1)}
 ROLLS=${ROLLS:-$(full_or_short 3 1)}
 LOAD_MAX=${LOAD_MAX:-200000}
 SETTLE_S=$(full_or_short 2 1)   # load before and after each fault
+DRAIN_MS=4000                   # serve's --drain-delay, left at its default
 PORT=${PORT:-$(free_port)}
 MIGRATE=/proc/sys/net/ipv4/tcp_migrate_req
 ORIGINAL_MIGRATE=$(cat "$MIGRATE" 2>/dev/null || echo "")
@@ -46,8 +49,8 @@ else
   CONDITIONS=("migrate-${ORIGINAL_MIGRATE:-absent} ")
 fi
 
-begin_experiment 06-cluster-faults \
-  "Under steady load, what do a worker's SIGKILL, rolling restarts and the primary's SIGKILL cost a cluster?"
+question="Under steady load, what do a worker's SIGKILL, rolling restarts, the cluster's SIGTERM and the primary's"
+begin_experiment 06-cluster-faults "$question SIGKILL cost a cluster?"
 echo "port:    $PORT"
 echo "workers: $WORKERS, load: $CLIENTS curl clients on /books, a new connection per request"
 echo "rounds:  $ROUNDS worker kills, $ROUNDS closing listeners per condition, $ROLLS rolling restarts per condition"
@@ -149,22 +152,21 @@ restore_migrate
 
 # --- (b) rolling restarts, tcp_migrate_req off and on ------------------------------------------------------
 # roll LABEL: one rolling restart (SIGHUP to the primary), up to its "rolling restart done" line: a figure of its
-# duration, and one per step, from the SIGHUP (then from the previous step) to a worker's "replaced" line.
+# duration, and one per step, as each "replaced" line gives it (the promotion, the old worker's drain and its stop).
 roll() {
-  local label=$1 done_before finished=false steps n t0 t deadline=$((SECONDS + 300))
+  local label=$1 done_before finished=false steps n t0 deadline=$((SECONDS + 300))
   done_before=$(restarts_done "$CLUSTER_LOG")
   steps=$(restart_steps "$CLUSTER_LOG")
   t0=$(now_ms)
-  t=$t0
   kill -HUP "$PRIMARY"
   while :; do
     # "done" first: the primary writes it after the last step's line, so the count below sees that step too
     [ "$(restarts_done "$CLUSTER_LOG")" -le "$done_before" ] || finished=true
     n=$(restart_steps "$CLUSTER_LOG")
-    while [ "$n" -gt "$steps" ]; do   # a step takes seconds: one a poll
-      figure "roll.step-ms.$label" $(($(now_ms) - t)) ms "one step of a rolling restart (a new worker up, the old one gone), $label"
-      t=$(now_ms)
+    while [ "$n" -gt "$steps" ]; do
       steps=$((steps + 1))
+      figure "roll.step-ms.$label" "$(step_ms "$CLUSTER_LOG" "$steps")" ms \
+        "one step of a rolling restart (a standby promoted, the old worker drained and gone), $label"
     done
     $finished && break
     if [ "$SECONDS" -ge "$deadline" ]; then
@@ -196,6 +198,28 @@ done
 restore_migrate
 kill_primary "after (b)"
 
+# --- (d) SIGTERM of the whole cluster under load ----------------------------------------------------------
+# stop_whole_cluster: SIGTERM to the primary, which has every worker drain and stop; a figure of the time to its exit.
+# The load goes on after it: those requests are refused (curl exit 7), never accepted.
+stop_whole_cluster() {
+  local t0
+  t0=$(now_ms)
+  stop_pid "$PRIMARY" TERM 60
+  PRIMARY=""
+  figure stop.ms $(($(now_ms) - t0)) ms "the cluster's SIGTERM -> its primary exited"
+}
+echo "--- (d) SIGTERM of the whole cluster under load ---"
+for round in $(seq "$ROUNDS"); do
+  start_cluster "$OUT/d-cluster-$round.log" --workers "$WORKERS" --port "$PORT"
+  KEPT=1 under_load "$OUT/d-load-$round" "cluster SIGTERM" "$round" stop_whole_cluster
+  figure stop.ok $((LOAD_OK + KEPT_OK)) requests "requests answered 200 in a cluster-SIGTERM round, both loads"
+  lost=$(($(lost_count "$OUT/d-load-$round") + $(lost_count "$OUT/d-load-$round-kept")))
+  figure stop.lost "$lost" requests \
+    "requests that reached the cluster and got no answer (failed other than refused, curl exit 7), both loads"
+  echo "  round $round: the cluster stopped $(figure_values stop.ms | tail -1) ms after SIGTERM;" \
+    "$((LOAD_OK + KEPT_OK)) answered, $lost lost (refused afterwards: not counted)"
+done
+
 # --- (c) the primary is SIGKILLed: more clusters, up to ROUNDS in all ----------------------------------------
 while [ "$(figure_values orphans.gone-ms | wc -l)" -lt "$ROUNDS" ]; do
   start_cluster "$OUT/c-cluster-$(figure_values orphans.gone-ms | wc -l).log" --workers "$WORKERS" --port "$PORT"
@@ -217,6 +241,8 @@ for condition in "${CONDITIONS[@]}"; do
   table_row "the same, kept-alive clients" "$ROLLS" "$(total "roll.kept-ok.$label")" \
     "$(total "roll.kept-failed.$label")" - - -
 done
+table_row "SIGTERM the cluster" "$ROUNDS" "$(total stop.ok)" "$(total stop.lost)" "$(figure_median stop.ms)" \
+  "until the primary exits (failed: not refused)" -
 table_row "SIGKILL the primary" "$(figure_values orphans.gone-ms | wc -l)" - - "$(figure_median orphans.gone-ms)" \
   "until no worker or spare runs" -
 table_end
@@ -253,6 +279,9 @@ for condition in "${CONDITIONS[@]}"; do
   read -r label _ <<<"$condition"
   verdict_on "rolling restart loses no request ($label)" "roll.failed.$label" '==' 0 all
   verdict_on "rolling restart loses no request on kept-alive connections ($label)" "roll.kept-failed.$label" '==' 0 all
+  verdict_on "a rolling-restart step takes at most the drain delay plus 1 s ($label)" "roll.step-ms.$label" '<=' \
+    $((DRAIN_MS + 1000))
 done
+verdict_on "SIGTERM of the whole cluster loses no request it accepted" stop.lost '==' 0 all
 verdict_on "orphans exit within 2 s of the primary's SIGKILL" orphans.gone-ms '<=' 2000
 end_experiment

@@ -89,6 +89,7 @@
 #   stop_curl_load                 stop them
 #   load_counts PREFIX             "ok failed"
 #   load_failures PREFIX           the failed requests by status and curl exit code, or "none"
+#   lost_count PREFIX              the failed requests that reached a server (all but curl exit 7, refused)
 #   start_timed_load PREFIX N URL [MAX]   N timed_client loops on URL (a curl a request); lines in PREFIX.1..N
 #   timed_client URL STOPFILE MAX [CURL_OPTION...]   "START_S END_S CODE EXIT BODY" a request, until STOPFILE or MAX
 #   stop_timed_load PREFIX...      PREFIX.stop, then wait for every timed client's request in flight

@@ -149,3 +149,9 @@ timed_gap_ms() {
   cat "$1".[0-9]* | awk '$3 == 200 { print $2 }' | sort -n |
     awk 'NR > 1 && $1 - p > g { g = $1 - p } { p = $1 } END { printf "%.0f\n", g * 1000 }'
 }
+
+# lost_count PREFIX: the requests of PREFIX.N that reached a server and got no answer: every failure but a refused
+# connection (curl exit 7), which no server accepted.
+lost_count() {
+  cat "$1".[0-9]* | awk '$1 != "200" && $2 != "7" { n++ } END { print n + 0 }'
+}
