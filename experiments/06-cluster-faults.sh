@@ -279,7 +279,7 @@ for condition in "${CONDITIONS[@]}"; do
   read -r label _ <<<"$condition"
   verdict_on "rolling restart loses no request ($label)" "roll.failed.$label" '==' 0 all
   verdict_on "rolling restart loses no request on kept-alive connections ($label)" "roll.kept-failed.$label" '==' 0 all
-  verdict_on "a rolling-restart step takes at most the drain delay plus 1 s ($label)" "roll.step-ms.$label" '<=' \
+  verdict_on "rolling restart: a step takes at most the drain delay plus 1 s ($label)" "roll.step-ms.$label" '<=' \
     $((DRAIN_MS + 1000))
 done
 verdict_on "SIGTERM of the whole cluster loses no request it accepted" stop.lost '==' 0 all
