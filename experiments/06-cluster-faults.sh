@@ -154,7 +154,8 @@ restore_migrate
 # roll LABEL: one rolling restart (SIGHUP to the primary), up to its "rolling restart done" line: a figure of its
 # duration, and one per step, as each "replaced" line gives it (the promotion, the old worker's drain and its stop).
 roll() {
-  local label=$1 done_before finished=false steps n t0 deadline=$((SECONDS + 300))
+  local label=$1 done_before finished=false steps n t0 standbys deadline=$((SECONDS + 300))
+  standbys=$(standby_ms "$CLUSTER_LOG" | wc -l)
   done_before=$(restarts_done "$CLUSTER_LOG")
   steps=$(restart_steps "$CLUSTER_LOG")
   t0=$(now_ms)
@@ -176,6 +177,9 @@ roll() {
     sleep 0.1
   done
   figure "roll.ms.$label" $(($(now_ms) - t0)) ms "one rolling restart of every worker, $label"
+  # the replacements start together, before the first step: the restart's time is mostly theirs
+  figure "roll.standby-ms.$label" "$(standby_ms "$CLUSTER_LOG" | tail -n +$((standbys + 1)) | head -"$WORKERS" \
+    | sort -n | tail -1)" ms "the replacements' start, until the last stood by (start to warm, under load), $label"
 }
 echo "--- (b) rolling restarts under load ---"
 start_cluster "$OUT/b-cluster.log" --workers "$WORKERS" --port "$PORT"
@@ -231,20 +235,21 @@ echo
 # --- results -----------------------------------------------------------------------------------------------
 total() { figure_values "$1" | awk '{ s += $1 } END { print s + 0 }'; }   # KEY: the sum of its rounds
 table faults "faults under load (ok, failed: requests over all rounds; ms: medians)" \
-  fault rounds "requests ok" failed "median ms" "time measured" "step median ms"
+  fault rounds "requests ok" failed "median ms" "time measured" "step median ms" "standbys warm, median ms"
 table_row "SIGKILL one worker" "$ROUNDS" "$(total kill.ok)" "$(total kill.failed)" "$(figure_median kill.replaced-ms)" \
-  "until a new pid answers" -
+  "until a new pid answers" - -
 for condition in "${CONDITIONS[@]}"; do
   read -r label _ <<<"$condition"
   table_row "rolling restart, $label" "$ROLLS" "$(total "roll.ok.$label")" "$(total "roll.failed.$label")" \
-    "$(figure_median "roll.ms.$label")" "one restart of $WORKERS workers" "$(figure_median "roll.step-ms.$label")"
+    "$(figure_median "roll.ms.$label")" "one restart of $WORKERS workers" "$(figure_median "roll.step-ms.$label")" \
+    "$(figure_median "roll.standby-ms.$label")"
   table_row "the same, kept-alive clients" "$ROLLS" "$(total "roll.kept-ok.$label")" \
-    "$(total "roll.kept-failed.$label")" - - -
+    "$(total "roll.kept-failed.$label")" - - - -
 done
 table_row "SIGTERM the cluster" "$ROUNDS" "$(total stop.ok)" "$(total stop.lost)" "$(figure_median stop.ms)" \
-  "until the primary exits (failed: not refused)" -
+  "until the primary exits (failed: not refused)" - -
 table_row "SIGKILL the primary" "$(figure_values orphans.gone-ms | wc -l)" - - "$(figure_median orphans.gone-ms)" \
-  "until no worker or spare runs" -
+  "until no worker or spare runs" - -
 table_end
 
 table listener "a closing SO_REUSEPORT listener, 200 connections (medians of $ROUNDS rounds)" \

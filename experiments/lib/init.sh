@@ -47,9 +47,11 @@
 #   serving_url LOG, serves_pid LOG PID   a serving line's address; whether PID printed one
 #   announced_workers LOG          every worker and spare pid a primary's log announced
 #   spares_standing_by LOG, warm_spares LOG   spares started and not promoted; spares reported warm
+#   standby_ms LOG                 per spare reported warm: ms from its start until it stood by
 #   slot_pids LOG [N]              the pids that held worker slot N (every slot), in order
 #   promotion_ms LOG               per promoted spare: ms until it listened
 #   restarts_done LOG, restart_steps LOG   rolling restarts done; workers they replaced
+#   step_ms LOG N                  the Nth rolling-restart step's ms (promotion to the old worker's exit)
 # servers.sh  servers, clusters, peers, Redis, HAProxy
 #   start_server LOG [--cpu C] [--jvm F]... OPTION...   `serve --port 0`; sets SERVER_PID, SERVER_URL
 #   start_peer bare|node|netty LOG [--cpu C] [--jvm F]... [ARG]...   a peer of experiments/peers/, the same way

@@ -47,6 +47,11 @@ warm_spares() {
   sed -n 's/^spare pid=\([0-9]*\) standing by.*/\1/p' "$1"
 }
 
+# standby_ms LOG: for each spare LOG reported warm, the ms from its start until it stood by, one a line.
+standby_ms() {
+  sed -n -E 's/^spare pid=[0-9]+ standing by, ([0-9]+) ms after its start$/\1/p' "$1"
+}
+
 # promotion_ms LOG: for each promoted spare, the ms from its promotion until it listened, one a line.
 promotion_ms() {
   sed -n -E 's/^worker [0-9]+ pid=[0-9]+ listening ([0-9]+) ms after its promotion$/\1/p' "$1"
@@ -60,4 +65,10 @@ restarts_done() {
 # restart_steps LOG: how many workers LOG reports replaced by rolling restarts.
 restart_steps() {
   grep -c "$LINE_REPLACED" "$1" || true
+}
+
+# step_ms LOG N: the ms the Nth rolling-restart step of LOG took ("worker I replaced: ... in MS ms": the promotion
+# to the old worker's exit).
+step_ms() {
+  sed -n -E 's/^worker [0-9]+ replaced: .* in ([0-9]+) ms$/\1/p' "$1" | sed -n "$2p"
 }
