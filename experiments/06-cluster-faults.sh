@@ -7,7 +7,7 @@
 #      standby's promotion, then the old worker's drain and graceful stop; the standbys start together first) took;
 #      with the kernel's net.ipv4.tcp_migrate_req off and on, alternating in one cluster, when this machine lets us
 #      switch it (root, Linux >= 5.14), ROLLS times each;
-#  (d) SIGTERM to the primary of a fresh cluster under load, ROUNDS times: requests that reached it and got no
+#  (d) SIGTERM to the primary of a fresh cluster under load, ROUNDS times per condition: requests that reached it and got no
 #      answer (goal 0; those refused once it is gone were never accepted), and how long it took to stop;
 #  (c) the primary is SIGKILLed, at the end of (a)'s and of (b)'s cluster, then of fresh ones up to ROUNDS in all:
 #      how long until none of its workers and spares is left.
@@ -210,19 +210,25 @@ stop_whole_cluster() {
   t0=$(now_ms)
   stop_pid "$PRIMARY" TERM 60
   PRIMARY=""
-  figure stop.ms $(($(now_ms) - t0)) ms "the cluster's SIGTERM -> its primary exited"
+  figure "stop.ms.$1" $(($(now_ms) - t0)) ms "the cluster's SIGTERM -> its primary exited, $1"
 }
 echo "--- (d) SIGTERM of the whole cluster under load ---"
 for round in $(seq "$ROUNDS"); do
-  start_cluster "$OUT/d-cluster-$round.log" --workers "$WORKERS" --port "$PORT"
-  KEPT=1 under_load "$OUT/d-load-$round" "cluster SIGTERM" "$round" stop_whole_cluster
-  figure stop.ok $((LOAD_OK + KEPT_OK)) requests "requests answered 200 in a cluster-SIGTERM round, both loads"
-  lost=$(($(lost_count "$OUT/d-load-$round") + $(lost_count "$OUT/d-load-$round-kept")))
-  figure stop.lost "$lost" requests \
-    "requests that reached the cluster and got no answer (failed other than refused, curl exit 7), both loads"
-  echo "  round $round: the cluster stopped $(figure_values stop.ms | tail -1) ms after SIGTERM;" \
-    "$((LOAD_OK + KEPT_OK)) answered, $lost lost (refused afterwards: not counted)"
+  for condition in "${CONDITIONS[@]}"; do
+    read -r label migrate <<<"$condition"
+    set_migrate "$migrate"
+    start_cluster "$OUT/d-cluster-$label-$round.log" --workers "$WORKERS" --port "$PORT"
+    KEPT=1 under_load "$OUT/d-load-$label-$round" "cluster SIGTERM, $label" "$round" stop_whole_cluster "$label"
+    figure "stop.ok.$label" $((LOAD_OK + KEPT_OK)) requests \
+      "requests answered 200 in a cluster-SIGTERM round, both loads, $label"
+    lost=$(($(lost_count "$OUT/d-load-$label-$round") + $(lost_count "$OUT/d-load-$label-$round-kept")))
+    figure "stop.lost.$label" "$lost" requests \
+      "requests that reached the cluster and got no answer (failed other than refused, curl exit 7), both loads, $label"
+    echo "  round $round, $label: the cluster stopped $(figure_values "stop.ms.$label" | tail -1) ms after SIGTERM;" \
+      "$((LOAD_OK + KEPT_OK)) answered, $lost lost (refused afterwards: not counted)"
+  done
 done
+restore_migrate
 
 # --- (c) the primary is SIGKILLed: more clusters, up to ROUNDS in all ----------------------------------------
 while [ "$(figure_values orphans.gone-ms | wc -l)" -lt "$ROUNDS" ]; do
@@ -246,8 +252,11 @@ for condition in "${CONDITIONS[@]}"; do
   table_row "the same, kept-alive clients" "$ROLLS" "$(total "roll.kept-ok.$label")" \
     "$(total "roll.kept-failed.$label")" - - - -
 done
-table_row "SIGTERM the cluster" "$ROUNDS" "$(total stop.ok)" "$(total stop.lost)" "$(figure_median stop.ms)" \
-  "until the primary exits (failed: not refused)" - -
+for condition in "${CONDITIONS[@]}"; do
+  read -r label _ <<<"$condition"
+  table_row "SIGTERM the cluster, $label" "$ROUNDS" "$(total "stop.ok.$label")" "$(total "stop.lost.$label")" \
+    "$(figure_median "stop.ms.$label")" "until the primary exits (failed: not refused)" - -
+done
 table_row "SIGKILL the primary" "$(figure_values orphans.gone-ms | wc -l)" - - "$(figure_median orphans.gone-ms)" \
   "until no worker or spare runs" - -
 table_end
@@ -287,6 +296,9 @@ for condition in "${CONDITIONS[@]}"; do
   verdict_on "rolling restart: a step takes at most the drain delay plus 1 s ($label)" "roll.step-ms.$label" '<=' \
     $((DRAIN_MS + 1000))
 done
-verdict_on "SIGTERM of the whole cluster loses no request it accepted" stop.lost '==' 0 all
+for condition in "${CONDITIONS[@]}"; do
+  read -r label _ <<<"$condition"
+  verdict_on "SIGTERM of the whole cluster: no request that reached it is lost ($label)" "stop.lost.$label" '==' 0 all
+done
 verdict_on "orphans exit within 2 s of the primary's SIGKILL" orphans.gone-ms '<=' 2000
 end_experiment
