@@ -218,14 +218,25 @@ for round in $(seq "$ROUNDS"); do
     read -r label migrate <<<"$condition"
     set_migrate "$migrate"
     start_cluster "$OUT/d-cluster-$label-$round.log" --workers "$WORKERS" --port "$PORT"
+    unmigrated=$(tcp_counter TCPMigrateReqFailure)
     KEPT=1 under_load "$OUT/d-load-$label-$round" "cluster SIGTERM, $label" "$round" stop_whole_cluster "$label"
+    unmigrated=$(($(tcp_counter TCPMigrateReqFailure) - unmigrated))
     figure "stop.ok.$label" $((LOAD_OK + KEPT_OK)) requests \
       "requests answered 200 in a cluster-SIGTERM round, both loads, $label"
     lost=$(($(lost_count "$OUT/d-load-$label-$round") + $(lost_count "$OUT/d-load-$label-$round-kept")))
     figure "stop.lost.$label" "$lost" requests \
       "requests that reached the cluster and got no answer (failed other than refused, curl exit 7), both loads, $label"
     echo "  round $round, $label: the cluster stopped $(figure_values "stop.ms.$label" | tail -1) ms after SIGTERM;" \
-      "$((LOAD_OK + KEPT_OK)) answered, $lost lost (refused afterwards: not counted)"
+      "$((LOAD_OK + KEPT_OK)) answered, $lost lost (refused afterwards: not counted);" \
+      "the kernel reset $unmigrated queued connections that no listener was left to take"
+    if [ "$migrate" = 1 ]; then
+      # With 1 the kernel counts what it reset: the connections queued on the last listener to close, which no
+      # worker had accepted. What is lost beyond them is what a worker accepted and did not answer.
+      figure "stop.unmigrated.$label" "$unmigrated" connections \
+        "connections queued on the last listener to close, reset by the kernel (TCPMigrateReqFailure), $label"
+      figure "stop.lost-accepted.$label" $((lost - unmigrated)) requests \
+        "lost requests beyond the kernel's resets: accepted by a worker and not answered, $label"
+    fi
   done
 done
 restore_migrate
@@ -297,8 +308,12 @@ for condition in "${CONDITIONS[@]}"; do
     $((DRAIN_MS + 1000))
 done
 for condition in "${CONDITIONS[@]}"; do
-  read -r label _ <<<"$condition"
+  read -r label migrate <<<"$condition"
   verdict_on "SIGTERM of the whole cluster: no request that reached it is lost ($label)" "stop.lost.$label" '==' 0 all
+  if [ "$migrate" = 1 ]; then
+    verdict_on "SIGTERM of the whole cluster: nothing a worker accepted is lost, only what the last listener had queued ($label)" \
+      "stop.lost-accepted.$label" '==' 0 all
+  fi
 done
 verdict_on "orphans exit within 2 s of the primary's SIGKILL" orphans.gone-ms '<=' 2000
 end_experiment

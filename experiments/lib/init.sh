@@ -79,6 +79,7 @@
 #   http_get URL                   one GET through bash's /dev/tcp; sets HTTP_STATUS, HTTP_BODY
 #   json_num NAME                  N of "NAME":N in the compact JSON on stdin
 #   json_pid                       N of "pid":N in the JSON on stdin
+#   tcp_counter NAME               the kernel's TcpExt counter NAME, e.g. TCPMigrateReqFailure (0 when absent)
 # timing.sh   start-up and replacement times
 #   now_ms                         wall-clock milliseconds, without a process
 #   first_answer_ms URL CMD...     start CMD, poll URL every 5 ms: ms to its first 200; CMD stopped after

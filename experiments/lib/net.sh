@@ -70,3 +70,12 @@ http_get() {
   fi
   exec {fd}>&-
 }
+
+# tcp_counter NAME: the kernel's TcpExt counter NAME (e.g. TCPMigrateReqFailure: connections queued on a closing
+# listener that no other listener of the port could take, so reset), machine-wide; 0 when this kernel has none.
+tcp_counter() {
+  awk -v name="$1" '$1 != "TcpExt:" { next }
+    !head { for (i = 2; i <= NF; i++) col[$i] = i; head = 1; next }
+    name in col { v = $col[name] }
+    END { print v + 0 }' /proc/net/netstat
+}
