@@ -3,6 +3,8 @@ package dev.loanruntime.cli;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.helidon.config.Config;
@@ -18,15 +20,25 @@ import picocli.CommandLine;
  */
 public final class SettingsDefaults implements CommandLine.IDefaultValueProvider {
     private final Map<String, String> env;
-    private final Config config;
+    private final CompletableFuture<Config> config;
     /** Each option that took its value from the environment or the configuration: where (read for errors only). */
     private final Map<String, String> sources = new ConcurrentHashMap<>();
 
+    /**
+     * The process's environment and {@code application.yaml}, read on a thread of its own: reading the configuration
+     * and picocli's model of {@code serve} are each a visible part of a server's start (within the options step of
+     * /runtime's startMs), and they overlap until picocli asks for the first default.
+     */
     public SettingsDefaults() {
-        this(System.getenv(), Config.create());
+        this(System.getenv(), CompletableFuture.supplyAsync(Config::create,
+                task -> Thread.ofPlatform().name("config-read").daemon().start(task)));
     }
 
     public SettingsDefaults(Map<String, String> env, Config config) {
+        this(env, CompletableFuture.completedFuture(config));
+    }
+
+    private SettingsDefaults(Map<String, String> env, CompletableFuture<Config> config) {
         this.env = env;
         this.config = config;
     }
@@ -41,7 +53,8 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
         // LOAN_CLUSTER_PORT, not on serve's port.
         String command = option.command() == null ? null : option.command().name();
         if (command != null && !command.equals("serve")) {
-            String scoped = lookup(option.longestName(), command + "-" + key, config.get("loan").get(command).get(key));
+            String scoped = lookup(option.longestName(), command + "-" + key,
+                    config().get("loan").get(command).get(key));
             if (scoped != null) {
                 return scoped;
             }
@@ -50,7 +63,7 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
             // loan.threads is the server's thread model; derive's --threads is a pool size
             return option.defaultValue();
         }
-        String general = lookup(option.longestName(), key, config.get("loan").get(key));
+        String general = lookup(option.longestName(), key, config().get("loan").get(key));
         return general != null ? general : option.defaultValue();
     }
 
@@ -81,6 +94,13 @@ public final class SettingsDefaults implements CommandLine.IDefaultValueProvider
 
     /** The configuration the server itself reads (its {@code server} section). */
     public Config config() {
-        return config;
+        try {
+            return config.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;    // as Config.create() would have thrown it on this thread
+            }
+            throw e;
+        }
     }
 }

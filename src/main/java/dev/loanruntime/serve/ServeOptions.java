@@ -104,6 +104,9 @@ public final class ServeOptions {
     /** The same options for worker {@code id} of a cluster. */
     public ServeOptions asWorker(int id) {
         UsageError.check("--worker-id", id, 0, 1024);
+        if (id == workerId) {
+            return this;    // fixed once validated: a copy would cost picocli a second model of every option
+        }
         ServeOptions worker = with();
         worker.workerId = id;
         return worker;
