@@ -73,10 +73,13 @@ for i in $(seq "$RUNS"); do
   aot=-
   if $HAVE_CACHE; then
     START_LOG="$OUT/serve-aot-$i.log" THEN_GET="http://127.0.0.1:$PORT/runtime" THEN_BODY="$OUT/runtime-aot-$i.json" \
-      first_answer_ms "http://127.0.0.1:$PORT/books" \
+      CPU_FILE="$OUT/start.cpu" first_answer_ms "http://127.0.0.1:$PORT/books" \
       "$JAVA" -XX:AOTCache="$CACHE" '-Xlog:aot*=error' -jar "$JAR" serve --port "$PORT" >"$OUT/start.ms"
     read -r aot <"$OUT/start.ms"
     figure start.aot "$aot" ms "serve start -> first /books, AOT cache"
+    read -r cpu jit <"$OUT/start.cpu"
+    figure start.aot.cpu "$cpu" ms "serve's CPU time at its first answer, AOT cache"
+    figure start.aot.jit-cpu "$jit" ms "of it, the JIT compiler threads', AOT cache"
     steps aot "$OUT/runtime-aot-$i.json"
   fi
   START_LOG="$OUT/bare-plain-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
@@ -85,10 +88,13 @@ for i in $(seq "$RUNS"); do
   figure start.bare-plain "$bare_plain" ms "bare Helidon start -> first /books, no AOT cache"
   bare_aot=-
   if [ -f "$BARE_CACHE" ]; then
-    START_LOG="$OUT/bare-aot-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
+    START_LOG="$OUT/bare-aot-$i.log" CPU_FILE="$OUT/start.cpu" first_answer_ms "http://127.0.0.1:$PORT/books" \
       "$JAVA" -XX:AOTCache="$BARE_CACHE" '-Xlog:aot*=error' -cp "$BARE_CP" BareHelidon "$PORT" >"$OUT/start.ms"
     read -r bare_aot <"$OUT/start.ms"
     figure start.bare-aot "$bare_aot" ms "bare Helidon start -> first /books, its AOT cache"
+    read -r cpu jit <"$OUT/start.cpu"
+    figure start.bare-aot.cpu "$cpu" ms "bare Helidon's CPU time at its first answer, its AOT cache"
+    figure start.bare-aot.jit-cpu "$jit" ms "of it, the JIT compiler threads', its AOT cache"
   fi
   echo "  run $i: no cache $plain ms, AOT cache $aot ms; bare Helidon: no cache $bare_plain ms, its cache $bare_aot ms"
 done

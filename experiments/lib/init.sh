@@ -83,6 +83,8 @@
 # timing.sh   start-up and replacement times
 #   now_ms                         wall-clock milliseconds, without a process
 #   first_answer_ms URL CMD...     start CMD, poll URL every 5 ms: ms to its first 200; CMD stopped after
+#                                  (CPU_FILE=F: its CPU time then, and its JIT threads' part, into F)
+#   process_cpu_ms PID             "TOTAL JIT": PID's CPU time in ms, and its JIT compiler threads' part
 #   replacement_ms URL PID [PID]...   SIGKILL PID: ms until a pid not seen before answers URL
 # load.sh     curl clients, a new connection per request
 #   curl_requests N URL [CURL_OPTION...]   N requests from one curl; each answer's body on a line

@@ -25,7 +25,8 @@ _poll_pause() {
 # 200, prints the milliseconds from just before the start to that answer, then stops CMD (SIGTERM, SIGKILL after
 # STOP_WAIT_S, 10 s unless set). CMD must listen where URL points: a fixed port (free_port), not port 0. With
 # THEN_GET=URL2 and THEN_BODY=FILE, it GETs URL2 after the first answer, before the stop, into FILE (e.g. the
-# server's /runtime).
+# server's /runtime). With CPU_FILE=FILE, it writes there "TOTAL JIT": the process's CPU time (user + system) in ms at
+# that answer, and the part of it its JIT compiler threads took.
 first_answer_ms() {
   local url=$1 pid t0 deadline
   shift
@@ -42,11 +43,30 @@ first_answer_ms() {
     _poll_pause
   done
   echo $(($(now_ms) - t0))
+  [ -z "${CPU_FILE:-}" ] || process_cpu_ms "$pid" >"$CPU_FILE"
   if [ -n "${THEN_GET:-}" ]; then
     http_get "$THEN_GET"
     printf '%s' "$HTTP_BODY" > "$THEN_BODY"
   fi
   stop_pid "$pid" TERM "${STOP_WAIT_S:-10}"
+}
+
+# process_cpu_ms PID: "TOTAL JIT", PID's CPU time (user + system, ms; clock ticks of 10 ms) and its JIT compiler
+# threads' part (threads named "C1 CompilerThre..." or "C2 CompilerThre..."; those that ended are in TOTAL only).
+process_cpu_ms() {
+  local total jit=0 t
+  total=$(_stat_cpu_ms "/proc/$1/stat")
+  for t in /proc/"$1"/task/*; do
+    [[ $(cat "$t/comm" 2>/dev/null) == C[12]\ Compiler* ]] || continue
+    jit=$((jit + $(_stat_cpu_ms "$t/stat")))
+  done
+  echo "$total $jit"
+}
+
+# _stat_cpu_ms FILE: utime + stime of a /proc stat FILE in ms; 0 when it is gone. The fields are counted after the
+# name in parentheses, which may hold spaces ("C2 CompilerThre").
+_stat_cpu_ms() {
+  sed 's/.*) //' "$1" 2>/dev/null | awk '{ print ($12 + $13) * 10 } END { if (!NR) print 0 }'
 }
 
 # replacement_ms URL PID_TO_KILL [KNOWN_PID...]: URL is a cluster's /runtime (its JSON has "pid":N). Learns which pids
