@@ -71,16 +71,24 @@ stop_curl_load() {
   LOAD_PIDS=()
 }
 
-# load_counts PREFIX: "OK FAILED", the requests of PREFIX.N answered 200 and the others. Here and below, a line of
-# fewer than two fields is none: a curl that stop_curl_load killed while it wrote its line.
+# _load_lines PREFIX: the lines of PREFIX.N, each file's last line left out when it has no newline: a curl that
+# stop_curl_load killed while it wrote it. (cat alone would join it to the next file's first line: "000 7200 0".)
+_load_lines() {
+  local f
+  for f in "$1".[0-9]*; do
+    if [ -n "$(tail -c1 "$f")" ]; then sed '$d' "$f"; else cat "$f"; fi
+  done
+}
+
+# load_counts PREFIX: "OK FAILED", the requests of PREFIX.N answered 200 and the others.
 load_counts() {
-  cat "$1".[0-9]* | awk 'NF < 2 { next } $1 == "200" { ok++ } $1 != "200" { bad++ } END { printf "%d %d\n", ok, bad }'
+  _load_lines "$1" | awk 'NF < 2 { next } $1 == "200" { ok++ } $1 != "200" { bad++ } END { printf "%d %d\n", ok, bad }'
 }
 
 # load_failures PREFIX: the failed requests of PREFIX.N as "CODE/curl-exit-EXIT:COUNT ...", or "none".
 load_failures() {
   local f
-  f=$(cat "$1".[0-9]* |
+  f=$(_load_lines "$1" |
     awk 'NF < 2 { next } $1 != "200" { n[$1 "/curl-exit-" $2]++ } END { for (k in n) printf "%s:%d ", k, n[k] }')
   echo "${f:-none}"
 }
@@ -155,5 +163,5 @@ timed_gap_ms() {
 # lost_count PREFIX: the requests of PREFIX.N that reached a server and got no answer: every failure but a refused
 # connection (curl exit 7), which no server accepted.
 lost_count() {
-  cat "$1".[0-9]* | awk 'NF >= 2 && $1 != "200" && $2 != "7" { n++ } END { print n + 0 }'
+  _load_lines "$1" | awk 'NF >= 2 && $1 != "200" && $2 != "7" { n++ } END { print n + 0 }'
 }
