@@ -2,7 +2,8 @@
 # How fast a worker starts and how fast a cluster replaces a dead one. Measures (1) process start -> first answered
 # /books of `serve`, without and with the JDK's AOT cache (target/loan-runtime.aot, made by `mvn package` on JDK 25+),
 # and each step of the start as the server's /runtime tells it (startMs: main, options, monitors, store, listening,
-# serving; the metrics start beside the listener),
+# serving; the metrics start beside the listener), with the AOT cache the CPU time spent by the first answer (and the
+# JIT's part of it), and what the first requests pay for a start without warm-up (1000 /books one after another),
 # and (2) kill -9 of a cluster worker -> the first answer of a pid not seen before on /runtime (polled every 5 ms),
 # with --spares 0 (a new JVM starts) and --spares 1 (a warm spare is promoted). Each slot is killed once, so every
 # replacement is a first death (immediate, no back-off). Also the memory a standing-by spare costs. The floor of
@@ -62,6 +63,16 @@ steps() {
   done
 }
 
+# warm_up_figures KEY WHO FILE: serve answers before any warm-up (only a cluster's spare warms up first): what its
+# first requests pay for it, from the times of the 1000 /books sent one after another after the first answer.
+warm_up_figures() {
+  local cold warm cost
+  read -r cold warm cost < <(warm_up_costs "$3")
+  figure "first.$1.cold-ms" "$cold" ms "the 50 /books after the first answer, mean, $2"
+  figure "first.$1.warm-ms" "$warm" ms "the 50 /books after 950 more, mean, $2"
+  figure "first.$1.cost-ms" "$cost" ms "the warm-up's cost: time beyond the warm mean, summed over 1000 /books, $2"
+}
+
 echo "--- serve: process start -> first answered /books (alternating, $RUNS each) ---"
 for i in $(seq "$RUNS"); do
   # not in $(...): the server it starts must be on this shell's cleanup stack
@@ -73,13 +84,14 @@ for i in $(seq "$RUNS"); do
   aot=-
   if $HAVE_CACHE; then
     START_LOG="$OUT/serve-aot-$i.log" THEN_GET="http://127.0.0.1:$PORT/runtime" THEN_BODY="$OUT/runtime-aot-$i.json" \
-      CPU_FILE="$OUT/start.cpu" first_answer_ms "http://127.0.0.1:$PORT/books" \
+      CPU_FILE="$OUT/start.cpu" THEN_TIMES="$OUT/first-aot-$i.txt" first_answer_ms "http://127.0.0.1:$PORT/books" \
       "$JAVA" -XX:AOTCache="$CACHE" '-Xlog:aot*=error' -jar "$JAR" serve --port "$PORT" >"$OUT/start.ms"
     read -r aot <"$OUT/start.ms"
     figure start.aot "$aot" ms "serve start -> first /books, AOT cache"
     read -r cpu jit <"$OUT/start.cpu"
     figure start.aot.cpu "$cpu" ms "serve's CPU time at its first answer, AOT cache"
     figure start.aot.jit-cpu "$jit" ms "of it, the JIT compiler threads', AOT cache"
+    warm_up_figures aot "serve, AOT cache" "$OUT/first-aot-$i.txt"
     steps aot "$OUT/runtime-aot-$i.json"
   fi
   START_LOG="$OUT/bare-plain-$i.log" first_answer_ms "http://127.0.0.1:$PORT/books" \
@@ -88,13 +100,15 @@ for i in $(seq "$RUNS"); do
   figure start.bare-plain "$bare_plain" ms "bare Helidon start -> first /books, no AOT cache"
   bare_aot=-
   if [ -f "$BARE_CACHE" ]; then
-    START_LOG="$OUT/bare-aot-$i.log" CPU_FILE="$OUT/start.cpu" first_answer_ms "http://127.0.0.1:$PORT/books" \
+    START_LOG="$OUT/bare-aot-$i.log" CPU_FILE="$OUT/start.cpu" THEN_TIMES="$OUT/first-bare-aot-$i.txt" \
+      first_answer_ms "http://127.0.0.1:$PORT/books" \
       "$JAVA" -XX:AOTCache="$BARE_CACHE" '-Xlog:aot*=error' -cp "$BARE_CP" BareHelidon "$PORT" >"$OUT/start.ms"
     read -r bare_aot <"$OUT/start.ms"
     figure start.bare-aot "$bare_aot" ms "bare Helidon start -> first /books, its AOT cache"
     read -r cpu jit <"$OUT/start.cpu"
     figure start.bare-aot.cpu "$cpu" ms "bare Helidon's CPU time at its first answer, its AOT cache"
     figure start.bare-aot.jit-cpu "$jit" ms "of it, the JIT compiler threads', its AOT cache"
+    warm_up_figures bare-aot "bare Helidon, its AOT cache" "$OUT/first-bare-aot-$i.txt"
   fi
   echo "  run $i: no cache $plain ms, AOT cache $aot ms; bare Helidon: no cache $bare_plain ms, its cache $bare_aot ms"
 done
@@ -168,6 +182,15 @@ table steps "the start, step by step: ms after exec (medians; the metrics start 
   "no AOT cache" "AOT cache"
 for step in "${STEPS[@]}"; do
   table_row "$step" "$(figure_median "step.plain.$step")" "$(figure_median "step.aot.$step")"
+done
+table_end
+table warm-up "what the first requests pay: 1000 /books one after another after the first answer (medians of $RUNS)" \
+  server "first 50, mean ms" "last 50, mean ms" "cost, ms"
+for row in "aot|serve, AOT cache" "bare-aot|bare Helidon, its AOT cache"; do
+  IFS='|' read -r key who <<< "$row"
+  [ "$(figure_median "first.$key.cold-ms")" != - ] || continue
+  table_row "$who" "$(figure_median "first.$key.cold-ms")" "$(figure_median "first.$key.warm-ms")" \
+    "$(figure_median "first.$key.cost-ms")"
 done
 table_end
 table memory "resident memory (MiB), one cluster with --spares 1" process "RSS MiB"

@@ -84,7 +84,9 @@
 #   now_ms                         wall-clock milliseconds, without a process
 #   first_answer_ms URL CMD...     start CMD, poll URL every 5 ms: ms to its first 200; CMD stopped after
 #                                  (CPU_FILE=F: its CPU time then, and its JIT threads' part, into F)
+#                                  (THEN_TIMES=F: then THEN_N (1000) requests on one connection, each one's s into F)
 #   process_cpu_ms PID             "TOTAL JIT": PID's CPU time in ms, and its JIT compiler threads' part
+#   warm_up_costs FILE [K]         "COLD WARM COST" ms: mean of the first K times, of the last K, the excess summed
 #   replacement_ms URL PID [PID]...   SIGKILL PID: ms until a pid not seen before answers URL
 # load.sh     curl clients, a new connection per request
 #   curl_requests N URL [CURL_OPTION...]   N requests from one curl; each answer's body on a line

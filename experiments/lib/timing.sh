@@ -26,7 +26,8 @@ _poll_pause() {
 # STOP_WAIT_S, 10 s unless set). CMD must listen where URL points: a fixed port (free_port), not port 0. With
 # THEN_GET=URL2 and THEN_BODY=FILE, it GETs URL2 after the first answer, before the stop, into FILE (e.g. the
 # server's /runtime). With CPU_FILE=FILE, it writes there "TOTAL JIT": the process's CPU time (user + system) in ms at
-# that answer, and the part of it its JIT compiler threads took.
+# that answer, and the part of it its JIT compiler threads took. With THEN_TIMES=FILE, it then sends URL THEN_N times
+# (1000) on one kept-alive connection, one after another, and writes each request's seconds (curl's time_total) there.
 first_answer_ms() {
   local url=$1 pid t0 deadline
   shift
@@ -44,11 +45,27 @@ first_answer_ms() {
   done
   echo $(($(now_ms) - t0))
   [ -z "${CPU_FILE:-}" ] || process_cpu_ms "$pid" >"$CPU_FILE"
+  if [ -n "${THEN_TIMES:-}" ]; then
+    _curl_urls "${THEN_N:-1000}" "$url" /dev/null | curl -s -K - -w '%{time_total}\n' >"$THEN_TIMES" || true
+  fi
   if [ -n "${THEN_GET:-}" ]; then
     http_get "$THEN_GET"
     printf '%s' "$HTTP_BODY" > "$THEN_BODY"
   fi
   stop_pid "$pid" TERM "${STOP_WAIT_S:-10}"
+}
+
+# warm_up_costs FILE [K]: of the request times (s) in FILE, one a line, "COLD WARM COST" in ms: the mean of the
+# first K (50), of the last K, and the sum over all of what each took beyond the last K's mean (the warm-up's cost).
+warm_up_costs() {
+  awk -v k="${2:-50}" '{ t[NR] = $1 * 1000 }
+    END {
+      if (NR < 2 * k) { print "- - -"; exit }
+      for (i = 1; i <= k; i++) { cold += t[i]; warm += t[NR - k + i] }
+      warm /= k
+      for (i = 1; i <= NR; i++) if (t[i] > warm) cost += t[i] - warm
+      printf "%.2f %.2f %.0f\n", cold / k, warm, cost
+    }' "$1"
 }
 
 # process_cpu_ms PID: "TOTAL JIT", PID's CPU time (user + system, ms; clock ticks of 10 ms) and its JIT compiler
