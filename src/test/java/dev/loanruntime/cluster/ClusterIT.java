@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -108,6 +109,37 @@ class ClusterIT {
             await("RawHttp.get(port, \"/status\").pid() == newPid").atMost(START)
                     .until(() -> RawHttp.get(port, "/status").pid() == newPid);
             assertThat(cluster.output(), containsString("died pid=" + victim + " (exit 137), starting a replacement"));
+        }
+    }
+
+    /**
+     * A rolling restart starts every replacement at once and only then replaces the workers, one by one: each
+     * replacement stood by before the first worker was replaced, so no step waits for a JVM's start.
+     */
+    @Test
+    @Timeout(180)
+    void aRollingRestartStartsEveryReplacementBeforeItsFirstStep() throws Exception {
+        try (ClusterProcess cluster = ClusterProcess.ready(2, SHORT_DRAIN)) {
+            int from = cluster.output().length();
+            signal("HUP", cluster.pid());
+            await("rolling restart done").atMost(Duration.ofMinutes(2))
+                    .until(() -> cluster.output().indexOf("rolling restart done", from) >= 0);
+            String restart = cluster.output().substring(from);
+            Matcher replaced = Pattern.compile("replaced: pid=\\d+ \\(exit 0\\) -> pid=(\\d+) in \\d+ ms")
+                    .matcher(restart);
+            int firstStep = -1;
+            List<Long> fresh = new ArrayList<>();
+            while (replaced.find()) {
+                firstStep = firstStep < 0 ? replaced.start() : firstStep;
+                fresh.add(Long.parseLong(replaced.group(1)));
+            }
+            assertThat(restart, fresh, hasSize(2));
+            for (long pid : fresh) {
+                int stoodBy = restart.indexOf(StatusLines.standingBy(pid));
+                assertThat(restart, stoodBy, is(greaterThanOrEqualTo(0)));
+                assertThat("pid " + pid + " stood by before the first step:\n" + restart, stoodBy,
+                        is(lessThan(firstStep)));
+            }
         }
     }
 
