@@ -3,6 +3,7 @@ package dev.loanruntime.serve;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 
@@ -54,13 +55,21 @@ public final class LoanApp implements AutoCloseable {
     private final RuntimeService runtime;
     private final Readiness readiness;
     /**
+     * Done once the listener is up ({@link #listening()}) or at the first scrape, whichever comes first; failed when
+     * the app closes before either.
+     */
+    private final CompletableFuture<Void> listening = new CompletableFuture<>();
+    /**
      * The registry {@code /observe/metrics} serves, with the system meters and a Prometheus registry inside. Helidon's
      * metrics are a large part of a start and no request but a scrape needs them: they start on a thread of their
-     * own, beside the listener (their step in /runtime's startMs says when they were ready), and a scrape waits.
+     * own once the listener is up, so that they do not take a CPU from the start (their step in /runtime's startMs
+     * says when they were ready), and a scrape waits for them.
      */
-    private final CompletableFuture<MeterRegistry> registry = CompletableFuture.supplyAsync(
-            () -> MetricsFactory.getInstance().globalRegistry(MetricsConfig.create()),
-            task -> Thread.ofPlatform().name("metrics-start").daemon().start(task));
+    private final CompletableFuture<MeterRegistry> registry = listening.thenApplyAsync(up -> {
+        metricsStarted = true;
+        return MetricsFactory.getInstance().globalRegistry(MetricsConfig.create());
+    }, task -> Thread.ofPlatform().name("metrics-start").daemon().start(task));
+    private volatile boolean metricsStarted;
     private final MetricsEndpoint metrics;
     /** What this app opened, the last first. */
     private final Deque<AutoCloseable> opened = new ArrayDeque<>();
@@ -97,17 +106,31 @@ public final class LoanApp implements AutoCloseable {
                 return registered;
             });
             AutoCloseable unregister = () -> {  // once they are registered: a stop during the start waits for it
+                listening.completeExceptionally(new CancellationException("closed before the metrics started"));
                 ServerMetrics registered = meters.exceptionally(failed -> null).join();
                 if (registered != null) {
                     registered.close();
                 }
             };
             opened(unregister);
-            this.metrics = new MetricsEndpoint(registry, options.workerId());
+            // a scrape waits for this server's meters too, not only for the registry
+            CompletableFuture<MeterRegistry> withMeters = meters.handle((registered, failed) -> null)
+                    .thenCompose(done -> registry);
+            this.metrics = new MetricsEndpoint(withMeters, this::listening, options.workerId());
         } catch (RuntimeException | Error e) {
             close(e);       // a part that failed ends the start: the parts before it must not live on
             throw e;
         }
+    }
+
+    /** The listener is up: what the start put off (the metrics) starts now. Any thread; once is enough. */
+    void listening() {
+        listening.complete(null);
+    }
+
+    /** Whether the metrics' start has begun (once the listener is up, or at a scrape that came first). */
+    boolean metricsStarted() {
+        return metricsStarted;
     }
 
     private <T extends AutoCloseable> T opened(T resource) {

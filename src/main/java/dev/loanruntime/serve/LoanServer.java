@@ -140,6 +140,7 @@ public final class LoanServer implements AutoCloseable {
             throw new IllegalStateException("cannot listen on " + listener.host() + ":" + listener.port() + failure
                     .map(why -> ": " + why).orElse(" (the port is taken, or the address is not this machine's)"));
         }
+        loanServer.app.listening();
         OptionalInt adminPort = options.listener().adminPort();
         if (adminPort.isPresent()) {
             // a fixed admin port in a cluster: worker N takes PORT + N - 1, so that the workers do not collide

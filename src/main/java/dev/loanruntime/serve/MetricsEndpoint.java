@@ -42,11 +42,15 @@ final class MetricsEndpoint implements HttpService {
     /** {@code worker="N"} in a cluster's worker N, empty elsewhere. */
     private final String workerLabel;
 
+    /** Starts the registry now if the start has not yet: a routing without a listener has no start to wait for. */
+    private final Runnable startNow;
+
     /**
-     * The endpoint of {@code registry}, once it is made (a scrape before then waits for it); {@code workerId} above 0
-     * labels every sample with the worker.
+     * The endpoint of {@code registry}, once it is made (a scrape before then runs {@code startNow} and waits for
+     * it); {@code workerId} above 0 labels every sample with the worker.
      */
-    MetricsEndpoint(CompletableFuture<MeterRegistry> registry, int workerId) {
+    MetricsEndpoint(CompletableFuture<MeterRegistry> registry, Runnable startNow, int workerId) {
+        this.startNow = startNow;
         // Formatters for several media types (JSON, Prometheus text) are on the class path; each says if it serves one.
         this.scrape = registry.thenApply(r -> new Scrape(r, MetricsConfig.create(),
                 SystemTagsManager.instance().scopeTagName(), ServiceLoader.load(MeterRegistryFormatterProvider.class)
@@ -79,6 +83,7 @@ final class MetricsEndpoint implements HttpService {
      * block.
      */
     Optional<String> text(List<String> scopes, List<String> names) {
+        startNow.run();
         Scrape s = scrape.join();
         return s.formatters().stream()
                 .flatMap(f -> f.formatter(MediaTypes.TEXT_PLAIN, s.config(), s.registry(), s.scopeTag(), scopes, names)

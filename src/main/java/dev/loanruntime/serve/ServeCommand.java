@@ -78,9 +78,6 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
             options = options.asWorker(promotedTo.getAsInt());
         }
 
-        if (options.observation().pinWatch() == Switch.ON) {
-            Pinning.watch(options.observation().logPinned(), Stages::leaveOut);
-        }
         var scrypt = options.crypto().scrypt().open();
         scrypt.fallback().ifPresent(why -> System.err.println("loan-runtime: warning: " + why));
         LoanServer server;
@@ -89,6 +86,10 @@ public final class ServeCommand implements Callable<Integer>, ServerCommand {
         } catch (IllegalStateException | StoreUnavailableException e) {
             System.err.println("loan-runtime: " + e.getMessage());
             return 1;
+        }
+        if (options.observation().pinWatch() == Switch.ON) {
+            // Once the listener is up: JFR's start takes a CPU for a good part of a second, which the start needs
+            Pinning.watch(options.observation().logPinned(), Stages::leaveOut);
         }
         String host = options.listener().host();
         if ("0.0.0.0".equals(host) || "::".equals(host)) {
