@@ -3,12 +3,14 @@
 #  (a) one worker is SIGKILLed, once a warm spare stands by, ROUNDS times: requests that failed, and how long until
 #      a new pid answers;
 #  (b0) the mechanism: connections queued on a SO_REUSEPORT listener that closes (ReusePortQueue.java), ROUNDS times;
-#  (b) rolling restarts (SIGHUP): requests that failed (goal 0), and how long each restart and each of its steps (a
-#      standby's promotion, then the old worker's drain and graceful stop; the standbys start together first) took;
+#  (b) rolling restarts (SIGHUP): requests that failed (goal 0 with tcp_migrate_req=1), and how long each restart and
+#      each of its steps (a standby's promotion, then the old worker's drain and graceful stop, up to its stopped line;
+#      the standbys start together first) took;
 #      with the kernel's net.ipv4.tcp_migrate_req off and on, alternating in one cluster, when this machine lets us
 #      switch it (root, Linux >= 5.14), ROLLS times each;
-#  (d) SIGTERM to the primary of a fresh cluster under load, ROUNDS times per condition: requests that reached it and got no
-#      answer (goal 0; those refused once it is gone were never accepted), and how long it took to stop;
+#  (d) SIGTERM to the primary of a fresh cluster under load, ROUNDS times per condition: requests that reached it and
+#      got no answer (goal 0 beyond what the last listener had queued; those refused once it is gone were never
+#      accepted), and how long it took to stop;
 #  (c) the primary is SIGKILLed, at the end of (a)'s and of (b)'s cluster, then of fresh ones up to ROUNDS in all:
 #      how long until none of its workers and spares is left.
 # The load is CLIENTS curl processes, each requesting /books on a new connection per request (bounded count), started
@@ -300,16 +302,21 @@ for condition in "${CONDITIONS[@]}"; do
       "listener.reset-share.$label" '==' 1
   fi
 done
+# With tcp_migrate_req=0 the kernel resets what a closing listener had queued (the cluster says so at start): no design
+# of separate SO_REUSEPORT listeners can promise zero new connections lost then, so the count is shown, not judged.
 for condition in "${CONDITIONS[@]}"; do
-  read -r label _ <<<"$condition"
-  verdict_on "rolling restart loses no request ($label)" "roll.failed.$label" '==' 0 all
+  read -r label migrate <<<"$condition"
+  if [ "${migrate:-$ORIGINAL_MIGRATE}" = 1 ]; then
+    verdict_on "rolling restart loses no request ($label)" "roll.failed.$label" '==' 0 all
+  fi
   verdict_on "rolling restart loses no request on kept-alive connections ($label)" "roll.kept-failed.$label" '==' 0 all
   verdict_on "rolling restart: a step takes at most the drain delay plus 1 s ($label)" "roll.step-ms.$label" '<=' \
     $((DRAIN_MS + 1000))
 done
+# The whole cluster's SIGTERM: the last listener to close has no sibling to hand its queue to, with either setting;
+# what the workers accepted is the claim, and the kernel counts its resets only with 1.
 for condition in "${CONDITIONS[@]}"; do
   read -r label migrate <<<"$condition"
-  verdict_on "SIGTERM of the whole cluster: no request that reached it is lost ($label)" "stop.lost.$label" '==' 0 all
   if [ "$migrate" = 1 ]; then
     verdict_on "SIGTERM of the whole cluster: nothing a worker accepted is lost, only what the last listener had queued ($label)" \
       "stop.lost-accepted.$label" '==' 0 all

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.loanruntime.protocol.StatusLines;
@@ -157,20 +158,33 @@ final class RollingRestart {
         });
     }
 
-    /** The new worker listens: the old one drains and stops, and the next slot follows once it has exited. */
+    /**
+     * The new worker listens: the old one drains and stops, and the next slot follows once it has said so (its
+     * listener closed, every request answered), without waiting for its JVM's exit, or once it has exited.
+     */
     private void retire(int index, Primary.Slot slot, WorkerProcess old, WorkerProcess fresh, long promotedAt) {
         old.terminate();
-        primary.then(old.exited().copy().orTimeout(killTimeout.toMillis(), TimeUnit.MILLISECONDS),
-                (code, timeout) -> {
+        CompletableFuture<Boolean> stoppedOrExited = old.stopped().copy();
+        old.exited().thenRun(() -> stoppedOrExited.complete(false));
+        primary.then(stoppedOrExited.orTimeout(killTimeout.toMillis(), TimeUnit.MILLISECONDS),
+                (stopped, timeout) -> {
+                    if (Boolean.TRUE.equals(stopped)) {
+                        stepDone(index, slot, old, fresh, promotedAt, "stopped");
+                        return;
+                    }
                     if (timeout != null) {
                         old.kill();
                     }
-                    primary.then(old.exited(), (exit, ignored) -> {
-                        primary.say(StatusLines.replaced(slot.id, old.pid(), exit, fresh.pid(),
-                                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - promotedAt)));
-                        replace(index + 1);
-                    });
+                    primary.then(old.exited(), (exit, ignored) ->
+                            stepDone(index, slot, old, fresh, promotedAt, "exit " + exit));
                 });
+    }
+
+    private void stepDone(int index, Primary.Slot slot, WorkerProcess old, WorkerProcess fresh, long promotedAt,
+                          String end) {
+        primary.say(StatusLines.replaced(slot.id, old.pid(), end, fresh.pid(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - promotedAt)));
+        replace(index + 1);
     }
 
     /** "spare pid=P standing by, MS ms after its start", once per standby. */

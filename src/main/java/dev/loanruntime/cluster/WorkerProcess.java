@@ -27,6 +27,8 @@ final class WorkerProcess {
     private final long startedNanos;
     private final CompletableFuture<Long> ready = new CompletableFuture<>();
     private final CompletableFuture<Long> standby = new CompletableFuture<>();
+    /** True at the worker's stopped line; false when its output ended without one. */
+    private final CompletableFuture<Boolean> stopped = new CompletableFuture<>();
     private final CompletableFuture<Integer> exited;
     private final CompletableFuture<Void> outputCopied = new CompletableFuture<>();
     private int pumpsRunning = 2; // guarded by this
@@ -61,6 +63,8 @@ final class WorkerProcess {
                                 ready.complete(System.nanoTime());
                             } else if (watchForReady && line.startsWith(StatusLines.STANDBY)) {
                                 standby.complete(System.nanoTime());
+                            } else if (watchForReady && line.startsWith(StatusLines.STOPPED)) {
+                                stopped.complete(true);
                             } else if (!watchForReady && !line.isBlank()) {
                                 lastError = line;
                             }
@@ -70,6 +74,7 @@ final class WorkerProcess {
                     } finally {
                         pumpEnded();
                         if (watchForReady) {
+                            stopped.complete(false);
                             standby.completeExceptionally(new IllegalStateException("spare pid=" + process.pid()
                                     + " ended before it stood by"));
                             ready.completeExceptionally(new IllegalStateException(
@@ -116,6 +121,15 @@ final class WorkerProcess {
         } catch (IOException e) {
             // it died meanwhile: its exit is reported like any worker's
         }
+    }
+
+    /**
+     * Completes with true when the worker says it stopped: its listener is closed and every request it accepted is
+     * answered, while its JVM may take a moment more to exit (HotSpot waits up to 300 ms for threads in native code,
+     * such as the JDK's I/O poller). Completes with false when its output ends without that line.
+     */
+    CompletableFuture<Boolean> stopped() {
+        return stopped;
     }
 
     /** Completes when the worker has exited and its last output line has been copied. */

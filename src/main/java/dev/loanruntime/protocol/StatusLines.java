@@ -154,9 +154,12 @@ public final class StatusLines {
         return "spare died pid=" + pid + " (exit " + exit + "), starting another in " + delayMillis + " ms";
     }
 
-    /** A rolling restart replaced worker {@code id}: the step took {@code millis}, from promotion to the old exit. */
-    public static String replaced(int id, long oldPid, int exit, long newPid, long millis) {
-        return "worker " + id + " replaced: pid=" + oldPid + " (exit " + exit + ") -> pid=" + newPid + " in " + millis
+    /**
+     * A rolling restart replaced worker {@code id}: the step took {@code millis}, from the promotion to the old
+     * worker's end, {@code end}: "stopped" (its stopped line) or "exit N" (it exited without one).
+     */
+    public static String replaced(int id, long oldPid, String end, long newPid, long millis) {
+        return "worker " + id + " replaced: pid=" + oldPid + " (" + end + ") -> pid=" + newPid + " in " + millis
                 + " ms";
     }
 

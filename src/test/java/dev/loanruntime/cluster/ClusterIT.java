@@ -125,7 +125,7 @@ class ClusterIT {
             await("rolling restart done").atMost(Duration.ofMinutes(2))
                     .until(() -> cluster.output().indexOf("rolling restart done", from) >= 0);
             String restart = cluster.output().substring(from);
-            Matcher replaced = Pattern.compile("replaced: pid=\\d+ \\(exit 0\\) -> pid=(\\d+) in \\d+ ms")
+            Matcher replaced = Pattern.compile("replaced: pid=\\d+ \\(stopped\\) -> pid=(\\d+) in \\d+ ms")
                     .matcher(restart);
             int firstStep = -1;
             List<Long> fresh = new ArrayList<>();
@@ -177,7 +177,7 @@ class ClusterIT {
             long fresh = RawHttp.get(port, "/status").pid();
             assertThat(cluster.workerPids(), is(Set.of(fresh)));
             // SIGTERM, then its requests finished: the old worker's own graceful stop, not a kill (exit 137)
-            assertThat(cluster.output(), containsString("worker 1 replaced: pid=" + old + " (exit 0) -> pid=" + fresh
+            assertThat(cluster.output(), containsString("worker 1 replaced: pid=" + old + " (stopped) -> pid=" + fresh
                     + " in "));
         }
     }
@@ -225,7 +225,7 @@ class ClusterIT {
             assertThat("answers that moved a kept-alive client to a new connection", kept.closedByServer(),
                     greaterThanOrEqualTo(3));
             // A step is the promotion, the drain and the stop: each new worker stood by before it took its slot.
-            Matcher replaced = Pattern.compile("replaced: pid=\\d+ \\(exit 0\\) -> pid=(\\d+) in \\d+ ms")
+            Matcher replaced = Pattern.compile("replaced: pid=\\d+ \\(stopped\\) -> pid=(\\d+) in \\d+ ms")
                     .matcher(cluster.output());
             int steps = 0;
             while (replaced.find()) {
