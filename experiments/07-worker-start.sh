@@ -204,9 +204,10 @@ else
   verdict "the AOT cache shortens start -> first answer" "start.plain / start.aot > 1" \
     "not measured: JDK $version has none, or no $CACHE"
 fi
-verdict_on "with the AOT cache, serve answers within 0.5 s of exec" start.aot '<=' 500
+# starts of the same JVM spread by a tenth here: within 5% of the goal is too close to call
+verdict_on "with the AOT cache, serve answers within 0.5 s of exec" start.aot '<=' 500 within=5%
 verdict_on "with an AOT cache of its own, bare Helidon answers within 0.5 s of exec (this machine's floor)" \
-  start.bare-aot '<=' 500
+  start.bare-aot '<=' 500 within=5%
 verdict_on "a warm spare answers within 250 ms of kill -9" replace.spare '<=' 250
 verdict_on "a promoted spare replaces a worker faster than a new JVM" replace.new-jvm-over-spare '>' 1
 end_experiment

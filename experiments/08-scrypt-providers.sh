@@ -252,10 +252,11 @@ if [[ $PARTS == *a* ]]; then
   verdict_on "reuse: one derivation allocates under 64 KiB" derive.alloc-bytes.reuse '<' 65536
   verdict_on "reuse: one derivation takes less CPU than bouncycastle's" derive.cpu-ratio.reuse-over-bouncycastle '<' 1
   for provider in "${PROVIDERS[@]}"; do
+    # runs of the same provider spread by several percent here: closer to 0.9 than that is too close to call
     verdict_on "$provider: a pool of cores threads derives >= 0.9 x cores x the single rate" \
-      "derive.efficiency.$provider" '>=' 0.9
+      "derive.efficiency.$provider" '>=' 0.9 within=5%
     verdict_on "$provider: side by side, a derivation costs <= 1/0.9 of its CPU alone" \
-      "derive.cpu-efficiency.$provider" '>=' 0.9
+      "derive.cpu-efficiency.$provider" '>=' 0.9 within=5%
   done
 fi
 if [[ $PARTS == *b* ]]; then

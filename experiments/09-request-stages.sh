@@ -169,11 +169,12 @@ verdict_on "(a) each light carrier spans the heavy handler of its round" 'light-
 verdict_on "(a) each light request first runs after the heavy one's beforeSend (server clock)" \
   'light-start-after-heavy-ready.a' '>=' 0
 verdict_on "(b) pooled: the light requests' carrier stage stays short" 'light-stage.carrier.b' '<' 5
-verdict_on "(d) platform threads, one CPU: every queue and carrier stage stays short" 'queue-or-carrier-max.d' '<' 5
 # On one CPU each hand-off between the server's threads (listener, carrier, handler thread) waits its turn on the
-# run queue behind the derivation's thread: a wait of the OS's time slice, a few ms, not the derivation's second.
+# run queue behind the derivation's thread: a few of the OS's time slices, not the derivation's second. Short here is
+# under 25 ms, a fortieth of that second.
+verdict_on "(d) platform threads, one CPU: every queue and carrier stage stays short" 'queue-or-carrier-max.d' '<' 25
 verdict_on "(d) platform threads, one CPU: the light requests' queue and carrier stages stay short" \
-  'light-stage.*.d' '<' 5
+  'light-stage.*.d' '<' 25
 for entry in "${CASES[@]}"; do
   IFS='|' read -r c _ <<< "$entry"
   verdict_on "($c) every request: client total - server total stays small" "outside-max.$c" '<' 20

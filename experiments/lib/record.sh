@@ -169,21 +169,33 @@ verdict_outcome() {
   fi
 }
 
-# verdict_on CLAIM PATTERN OP LIMIT [all] [client=KEY]: the claim that every figure whose key matches the glob PATTERN
-# satisfies OP LIMIT (an awk comparison, e.g. '>=' 0.8). It stands on each figure's median, or with "all" on every
-# round of every such figure; either way it says in how many rounds it held (a round holds when every figure holds in
-# it). "not measured" when no such figure has a value. With client=KEY, KEY is a figure that is 1 in a round whose
-# load client was the limit (load --json's .client.bound): the figure then measured the client, and the verdict is
-# inconclusive whatever it says.
+# verdict_on CLAIM PATTERN OP LIMIT [all] [client=KEY] [within=D|within=P%]: the claim that every figure whose key
+# matches the glob PATTERN satisfies OP LIMIT (an awk comparison, e.g. '>=' 0.8). It stands on each figure's median, or
+# with "all" on every round of every such figure; either way it says in how many rounds it held (a round holds when
+# every figure holds in it). "not measured" when no such figure has a value. With client=KEY, KEY is a figure that is
+# 1 in a round whose load client was the limit (load --json's .client.bound): the figure then measured the client,
+# and the verdict is inconclusive whatever it says. With within=D (in the figure's unit) or within=P% (of LIMIT), a
+# figure closer to LIMIT than that is too close to call on this machine: the verdict is held only when every round
+# clears LIMIT by more, failed only when every round misses it by more, else inconclusive (not with "all").
 verdict_on() {
-  local claim=$1 pattern=$2 op=$3 limit=$4 every="" client_key="" arg keys key med rounds=0 held=0 r ok result basis goal
+  local claim=$1 pattern=$2 op=$3 limit=$4 every="" client_key="" within="" arg keys key med rounds=0 held=0 r ok result
+  local basis goal
   for arg in "${@:5}"; do
     case $arg in
       all) every=all ;;
       client=?*) client_key=${arg#client=} ;;
-      *) echo "verdict_on: '$arg' is not 'all' or 'client=KEY'" >&2; exit 2 ;;
+      within=?*) within=${arg#within=} ;;
+      *) echo "verdict_on: '$arg' is not 'all', 'client=KEY' or 'within=D'" >&2; exit 2 ;;
     esac
   done
+  if [ -n "$within" ]; then
+    if [ -n "$every" ] || [[ ! $within =~ ^[0-9]+(\.[0-9]+)?%?$ ]]; then
+      echo "verdict_on: within=$within: a number or a percentage, and not with 'all'" >&2
+      exit 2
+    fi
+    _verdict_within "$claim" "$pattern" "$op" "$limit" "$within" "$client_key"
+    return
+  fi
   mapfile -t keys < <(cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
     # shellcheck disable=SC2053 # the pattern is a glob on purpose
     [[ $key == $pattern ]] && echo "$key"; done)
@@ -214,24 +226,99 @@ verdict_on() {
     basis="median of $rounds rounds; held in $held of $rounds"
   fi
   [ "$RUN_MODE" = short ] && basis="$basis; short run"
-  local outcome bound
-  outcome=$(verdict_outcome "$held" "$rounds" "$result" "$every")
-  if [ -n "$client_key" ]; then
-    bound=$(figure_values "$client_key" | grep -c '^1$' || true)
+  _record_verdict "$claim" "$goal" "$result" "$basis" "$held" "$rounds" \
+    "$(verdict_outcome "$held" "$rounds" "$result" "$every")" "$client_key"
+}
+
+# _record_verdict CLAIM GOAL RESULT BASIS HELD ROUNDS OUTCOME CLIENT_KEY: prints the verdict and keeps it in the
+# record; inconclusive whatever OUTCOME says when CLIENT_KEY (if any) is 1 in a round: the client was the limit.
+_record_verdict() {
+  local basis=$4 outcome=$7 bound
+  if [ -n "$8" ]; then
+    bound=$(figure_values "$8" | grep -c '^1$' || true)
     if [ "$bound" -gt 0 ]; then
       outcome=inconclusive
-      basis="$basis; client-bound in $bound of $(figure_values "$client_key" | wc -l)"
+      basis="$basis; client-bound in $bound of $(figure_values "$8" | wc -l)"
     fi
   fi
-  _print_verdict "$claim" "$goal" "$result" "$basis" "$outcome"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$claim" "$goal" "$result" "$basis" "$held" "$rounds" "$outcome" \
-    >> "$_REC/verdicts.tsv"
+  _print_verdict "$1" "$2" "$3" "$basis" "$outcome"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$basis" "$5" "$6" "$outcome" >> "$_REC/verdicts.tsv"
+}
+
+# within_counts PATTERN OP LIMIT WITHIN: "CLEARED MISSED ROUNDS" for the figures matching PATTERN: the rounds in
+# which every one clears OP LIMIT by more than WITHIN (D, or P% of LIMIT), those in which one misses it by more, and
+# the rounds.
+within_counts() {
+  local pattern=$1 op=$2 limit=$3 within=$4 band tight loose keys key value rounds=0 r cleared=0 missed=0 clears misses
+  case $within in
+    *%) band=$(awk -v l="$limit" -v p="${within%\%}" 'BEGIN { print (l < 0 ? -l : l) * p / 100 }') ;;
+    *) band=$within ;;
+  esac
+  case $op in
+    '<'|'<=') read -r tight loose < <(awk -v l="$limit" -v b="$band" 'BEGIN { print l - b, l + b }') ;;
+    '>'|'>=') read -r tight loose < <(awk -v l="$limit" -v b="$band" 'BEGIN { print l + b, l - b }') ;;
+    *) echo "within= needs <, <=, > or >=, not '$op'" >&2; exit 2 ;;
+  esac
+  mapfile -t keys < <(cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
+    # shellcheck disable=SC2053 # the pattern is a glob on purpose
+    [[ $key == $pattern ]] && echo "$key"; done)
+  for key in "${keys[@]}"; do
+    r=$(figure_values "$key" | wc -l)
+    [ "$r" -gt "$rounds" ] && rounds=$r
+  done
+  for ((r = 1; r <= rounds; r++)); do
+    clears=true misses=false
+    for key in "${keys[@]}"; do
+      value=$(figure_values "$key" | sed -n "${r}p")
+      holds "$value" "$op" "$tight" || clears=false
+      holds "$value" "$op" "$loose" || misses=true
+    done
+    $clears && cleared=$((cleared + 1))
+    $misses && missed=$((missed + 1))
+  done
+  echo "$cleared $missed $rounds"
+}
+
+# within_outcome CLEARED MISSED ROUNDS: held when every round cleared the goal, failed when every one missed it, else
+# (and with no round) inconclusive.
+within_outcome() {
+  if [ "$3" -gt 0 ] && [ "$1" -eq "$3" ]; then echo held
+  elif [ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; then echo failed
+  else echo inconclusive
+  fi
+}
+
+# _verdict_within CLAIM PATTERN OP LIMIT WITHIN CLIENT_KEY: verdict_on with a band of WITHIN around LIMIT (see there).
+_verdict_within() {
+  local claim=$1 pattern=$2 op=$3 limit=$4 within=$5 client_key=$6 keys key med cleared missed rounds result=true
+  local basis outcome goal
+  mapfile -t keys < <(cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
+    # shellcheck disable=SC2053 # the pattern is a glob on purpose
+    [[ $key == $pattern ]] && echo "$key"; done)
+  goal="median of $pattern $op $limit, within $within too close to call"
+  for key in "${keys[@]}"; do
+    med=$(figure_median "$key")
+    num "$med" || { result="not measured: no value of $key"; break; }
+    holds "$med" "$op" "$limit" || result=false
+  done
+  [ ${#keys[@]} -gt 0 ] || result="not measured: no figure $pattern"
+  read -r cleared missed rounds < <(within_counts "$pattern" "$op" "$limit" "$within")
+  if [ "$rounds" -le 1 ]; then basis="one run"; else basis="median of $rounds rounds"; fi
+  basis="$basis; cleared the goal by more than $within in $cleared of $rounds, missed it by more in $missed"
+  [ "$RUN_MODE" = short ] && basis="$basis; short run"
+  case $result in
+    true|false) outcome=$(within_outcome "$cleared" "$missed" "$rounds") ;;
+    *) outcome=inconclusive ;;
+  esac
+  _record_verdict "$claim" "$goal" "$result" "$basis" "$cleared" "$rounds" "$outcome" "$client_key"
 }
 
 # verdict_interval CLAIM KEY OP LIMIT [CLIENT_BOUND]: the claim that figure KEY, measured many times (one value per
 # interleaved pair), satisfies OP LIMIT: held when the whole 95% bootstrap interval of its median does, failed when no
 # part of it does, inconclusive when it straddles LIMIT, and inconclusive whatever the interval when CLIENT_BOUND is
-# "client-bound" (the load client was the limit, so the figure measured the client). Says the median and interval.
+# "client-bound" (the load client was the limit, so the figure measured the client) or when it rests on fewer than
+# MIN_PAIRS pairs. Says the median and interval.
+MIN_PAIRS=5   # the fewest interleaved pairs a verdict_interval stands on
 verdict_interval() {
   local claim=$1 key=$2 op=$3 limit=$4 bound=${5:-} med low high n outcome result basis rounds_of_key
   mapfile -t rounds_of_key < <(figure_values "$key")
@@ -242,6 +329,11 @@ verdict_interval() {
   else
     if holds "$med" "$op" "$limit"; then result=true; else result=false; fi
     basis="median of $n pairs $(calc 'a' "$med") [$(calc 'a' "$low"), $(calc 'a' "$high")], 95% bootstrap interval"
+    if [ "$n" -lt "$MIN_PAIRS" ]; then
+      # the bootstrap interval of two or three values is little more than their range: no basis for a verdict
+      outcome=inconclusive
+      basis="$basis; fewer than $MIN_PAIRS pairs"
+    fi
   fi
   if [ "$bound" = client-bound ]; then
     outcome=inconclusive
