@@ -2,8 +2,8 @@
 # How fast a worker starts and how fast a cluster replaces a dead one. Measures (1) process start -> first answered
 # /books of `serve`, without and with the JDK's AOT cache (target/loan-runtime.aot, made by `mvn package` on JDK 25+),
 # and each step of the start as the server's /runtime tells it (startMs: main, options, monitors, store, listening,
-# serving; the metrics start beside the listener), with the AOT cache the CPU time spent by the first answer (and the
-# JIT's part of it), and what the first requests pay for a start without warm-up (1000 /books one after another),
+# serving; the metrics start once the listener is up), with the AOT cache the CPU time spent by the first answer (and
+# the JIT's part of it), and what the first requests pay for a start without warm-up (1000 /books one after another),
 # and (2) kill -9 of a cluster worker -> the first answer of a pid not seen before on /runtime (polled every 5 ms),
 # with --spares 0 (a new JVM starts) and --spares 1 (a warm spare is promoted). Each slot is killed once, so every
 # replacement is a first death (immediate, no back-off). Also the memory a standing-by spare costs. The floor of
@@ -178,7 +178,8 @@ for row in "start.plain|serve start -> first /books, no AOT cache" "start.aot|se
     "$(figure_values "$key" | sort -g | head -1)" "$(figure_values "$key" | sort -g | tail -1)"
 done
 table_end
-table steps "the start, step by step: ms after exec (medians; the metrics start beside the listener)" step \
+table steps "the start, step by step: ms after exec (medians; the metrics start once the listener is up, - where \
+/runtime was read before they were ready)" step \
   "no AOT cache" "AOT cache"
 for step in "${STEPS[@]}"; do
   table_row "$step" "$(figure_median "step.plain.$step")" "$(figure_median "step.aot.$step")"
