@@ -131,6 +131,14 @@ figure_values() {
   awk -F'\t' -v k="$1" '$1 == k { print $2 }' "$_REC/figures.tsv"
 }
 
+# figure_keys PATTERN: the keys of the figures so far that match the glob PATTERN, once each, in order.
+figure_keys() {
+  local key
+  cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
+    # shellcheck disable=SC2053 # the pattern is a glob on purpose
+    [[ $key == $1 ]] && echo "$key"; done
+}
+
 # figure_median KEY: the median of figure KEY's rounds ("-" when none was measured).
 figure_median() {
   figure_values "$1" | median
@@ -196,9 +204,7 @@ verdict_on() {
     _verdict_within "$claim" "$pattern" "$op" "$limit" "$within" "$client_key"
     return
   fi
-  mapfile -t keys < <(cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
-    # shellcheck disable=SC2053 # the pattern is a glob on purpose
-    [[ $key == $pattern ]] && echo "$key"; done)
+  mapfile -t keys < <(figure_keys "$pattern")
   goal="$pattern $op $limit"
   if [ -n "$every" ]; then goal="every round of $goal"; else goal="median of $goal"; fi
   result=true
@@ -259,9 +265,7 @@ within_counts() {
     '>'|'>=') read -r tight loose < <(awk -v l="$limit" -v b="$band" 'BEGIN { print l + b, l - b }') ;;
     *) echo "within= needs <, <=, > or >=, not '$op'" >&2; exit 2 ;;
   esac
-  mapfile -t keys < <(cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
-    # shellcheck disable=SC2053 # the pattern is a glob on purpose
-    [[ $key == $pattern ]] && echo "$key"; done)
+  mapfile -t keys < <(figure_keys "$pattern")
   for key in "${keys[@]}"; do
     r=$(figure_values "$key" | wc -l)
     [ "$r" -gt "$rounds" ] && rounds=$r
@@ -292,9 +296,7 @@ within_outcome() {
 _verdict_within() {
   local claim=$1 pattern=$2 op=$3 limit=$4 within=$5 client_key=$6 keys key med cleared missed rounds result=true
   local basis outcome goal
-  mapfile -t keys < <(cut -f1 "$_REC/figures.tsv" | awk '!seen[$0]++' | while read -r key; do
-    # shellcheck disable=SC2053 # the pattern is a glob on purpose
-    [[ $key == $pattern ]] && echo "$key"; done)
+  mapfile -t keys < <(figure_keys "$pattern")
   goal="median of $pattern $op $limit, within $within too close to call"
   for key in "${keys[@]}"; do
     med=$(figure_median "$key")
