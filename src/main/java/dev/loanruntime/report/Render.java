@@ -27,15 +27,17 @@ final class Render {
     }
 
     /**
-     * The line naming the run: commit, date, "a short run" (a full one goes unsaid), machine, how idle it was, and the
-     * record's folder.
+     * The line naming the run: commit, date, "a short run" (a full one goes unsaid), machine, how idle it was, what
+     * shared the machine (load before and after, the load client's busiest CPU share), and the record's folder.
      */
     String run(RunRecord r) {
         String dir = "docs/results/" + r.name() + "/";
         int idle = r.idleBeforePercent();
+        String sharing = r.sharing();
         return "Commit " + r.shortCommit() + (r.dirty() ? " with uncommitted changes" : "") + ", "
                 + r.date() + ", " + ("short".equals(r.mode()) ? "a short run, " : "")
                 + r.machine() + (idle >= 0 && idle < 90 ? " (CPUs only " + idle + "% idle at the start)" : "")
+                + (sharing.isEmpty() ? "" : "; " + sharing)
                 + ": [record](" + link(dir) + "/).";     // its folder: record.json, output.txt, the charts
     }
 

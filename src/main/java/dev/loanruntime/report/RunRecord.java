@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -121,6 +122,27 @@ record RunRecord(String name, Path dir, JsonNode json) {
 
     int idleBeforePercent() {
         return json.path("cpuIdleBeforePercent").asInt(-1);
+    }
+
+    /**
+     * What shared the machine, in a few words: the 1-minute load average before the run and after it
+     * ({@code load average 0.1 before, 1.9 after}), and the highest median share of the load client's CPU that was
+     * busy ({@code the client's CPU 0.97 busy}) when the run measured it (figures named {@code client-busy}); empty
+     * when the record holds neither.
+     */
+    String sharing() {
+        List<String> parts = new ArrayList<>();
+        JsonNode before = json.path("loadBefore").path(0);
+        JsonNode after = json.path("loadAfter").path(0);
+        if (before.isNumber() && after.isNumber()) {
+            parts.add(String.format(Locale.ROOT, "load average %.1f before, %.1f after", before.asDouble(),
+                    after.asDouble()));
+        }
+        figures().stream()
+                .filter(f -> f.median() != null && f.key().matches("(.*\\.)?client-busy(\\..*)?"))
+                .mapToDouble(Figure::median).max()
+                .ifPresent(busy -> parts.add(String.format(Locale.ROOT, "the client's CPU %.2f busy", busy)));
+        return String.join(", ", parts);
     }
 
     List<String> tableNames() {

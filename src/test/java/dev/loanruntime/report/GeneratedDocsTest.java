@@ -208,6 +208,26 @@ class GeneratedDocsTest {
     }
 
     @Test
+    void aCaptionNamesWhatSharedTheMachine() throws IOException {
+        Path record = root.resolve("docs/results/01-demo/record.json");
+        Files.writeString(record, Files.readString(record)
+                .replace("\"cpuIdleBeforePercent\": 97,", "\"cpuIdleBeforePercent\": 97, \"loadBefore\": [0.12, 0.5,"
+                        + " 0.4], \"loadAfter\": [1.87, 1.2, 0.9],")
+                .replace("\"figures\": [", """
+                        "figures": [{"key": "books.client-busy.project", "label": "wrk's CPU", "unit": "",
+                                     "rounds": [0.97, 0.97], "median": 0.97, "min": 0.97, "max": 0.97},
+                                    {"key": "client-busy.bare", "label": "wrk's CPU", "unit": "", "rounds": [0.5],
+                                     "median": 0.5, "min": 0.5, "max": 0.5},
+                                    {"key": "heavy-client.a", "label": "ms", "unit": "ms", "rounds": [40],
+                                     "median": 40, "min": 40, "max": 40},
+                        """));
+        String block = new GeneratedDocs(root).regenerate(Path.of("docs/x.md"),
+                "<!-- generated: 01-demo table models -->\n<!-- /generated -->\n");
+        assertThat("load before and after, and the busiest client CPU", block, containsString(
+                "Temurin-25.0.3+9; load average 0.1 before, 1.9 after, the client's CPU 0.97 busy: [record]"));
+    }
+
+    @Test
     void aFigureTypedIntoProseIsFoundAndASettingIsNot() throws IOException {
         Files.writeString(root.resolve("docs/prose.md"), """
                 A spare answers in 318 ms, 1.58× sooner, using 12 % of a core at 2,878 req/s and 0.62 cores.
