@@ -50,13 +50,13 @@ EVERY_VARIANT=true   # --short and --smoke leave out the variants beside the def
 BOOKS_PAIRS=5   # figure 1's interleaved pairs: at least 5 in a record and its short pass (MIN_PAIRS), 1 in --quick
 case $MODE in
   full)  REPS=3; WARM_S=3; DUR_S=8; RATE=200; SCRYPT_SINGLE=3; SCRYPT_PER_CLIENT=3; WAIT_LEVELS=(1000 10000)
-      WAIT_S=5 ;;
+      SCRYPT_ROUNDS=3; WAIT_S=5 ;;
   quick) BOOKS_PAIRS=1; REPS=1; WARM_S=1; DUR_S=3; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000 10000)
-      WAIT_S=3 ;;
+      SCRYPT_ROUNDS=1; WAIT_S=3 ;;
   short) BOOKS_PAIRS=5; REPS=2; WARM_S=1; DUR_S=2; RATE=200; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(1000)
-      WAIT_S=2; EVERY_VARIANT=false ;;
+      SCRYPT_ROUNDS=3; WAIT_S=2; EVERY_VARIANT=false ;;
   smoke) BOOKS_PAIRS=1; REPS=1; WARM_S=1; DUR_S=1; RATE=100; SCRYPT_SINGLE=1; SCRYPT_PER_CLIENT=1; WAIT_LEVELS=(200)
-      WAIT_S=1; EVERY_VARIANT=false ;;   # CI's check that each figure runs: the variants share its code
+      SCRYPT_ROUNDS=1; WAIT_S=1; EVERY_VARIANT=false ;;   # CI's check that each figure runs: the variants share its code
 esac
 WAIT_MS=100
 HAVE_WRK=false; command -v wrk >/dev/null && HAVE_WRK=true
@@ -162,6 +162,7 @@ setting repetitions "$REPS"
 setting warm-up-seconds "$WARM_S"
 setting run-seconds "$DUR_S"
 setting open-loop-rate "$RATE"
+setting scrypt-rounds "$SCRYPT_ROUNDS"
 setting scrypt-single-runs "$SCRYPT_SINGLE"
 setting scrypt-requests-per-client "$SCRYPT_PER_CLIENT"
 setting wait-levels "${WAIT_LEVELS[*]}"

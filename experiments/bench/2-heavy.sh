@@ -10,7 +10,7 @@
 # collections pass, which with the one-CPU JVM's Serial collector copy each new scrypt workspace once into the old
 # generation (G1, with two or more CPUs, allocates it there at once).
 # --short leaves out conscrypt and the unpinned runs.
-# Figures heavy.* (wrk's: one round per repetition; the open loop's: one run); targets "2 /books req/s, pool
+# Figures heavy.* (one round per repetition, for wrk and the open loop alike); targets "2 /books req/s, pool
 # saturated" (>= 1 x Node.js), "2 /books p99 ms" (<= 1 x).
 
 section "2. /books beside heavy work: the crypto pool kept saturated by /member/verify-pooled clients"
@@ -80,13 +80,16 @@ for kind in "${heavy_kinds[@]}"; do
     skip "wrk /books throughput and p99 (no wrk)"
   fi
   if [[ $kind != *-unpinned ]]; then
-    loan_load --url "$url" --path /books --rate "$RATE" --duration "${DUR_S}s" --warmup-requests "$RATE" \
-      --timeout 30s --json "$OUT/2-$kind.open-loop.json" > "$OUT/2-$kind.open-loop.txt" 2>&1 || true
-    figure "heavy.open-loop-p99.$kind" "$(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.json" .latencyMs.p99)")" ms \
-      "/books p99 at a fixed rate (load --rate, coordinated-omission corrected) beside heavy work: $kind"
-    echo "$kind: load --rate $RATE /books p50 $(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.json" .latencyMs.p50)") ms," \
-       "p99 $(figure_median "heavy.open-loop-p99.$kind") ms (coordinated-omission corrected)," \
-       "errors $(load_errors "$OUT/2-$kind.open-loop.json")"
+    for i in $(seq "$REPS"); do
+      loan_load --url "$url" --path /books --rate "$RATE" --duration "${DUR_S}s" --warmup-requests "$RATE" \
+        --timeout 30s --json "$OUT/2-$kind.open-loop.$i.json" > "$OUT/2-$kind.open-loop.$i.txt" 2>&1 || true
+      figure "heavy.open-loop-p99.$kind" "$(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.$i.json" .latencyMs.p99)")" \
+        ms "/books p99 at a fixed rate (load --rate, coordinated-omission corrected) beside heavy work: $kind"
+      echo "$kind: load --rate $RATE /books" \
+        "p50 $(fixed 3 "$(json_get "$OUT/2-$kind.open-loop.$i.json" .latencyMs.p50)") ms," \
+        "p99 $(figure_values "heavy.open-loop-p99.$kind" | tail -n 1) ms (coordinated-omission corrected)," \
+        "errors $(load_errors "$OUT/2-$kind.open-loop.$i.json")"
+    done
   fi
   # derivations are still running: a graceful stop would wait for them
   [ -z "$heavy_clients" ] || stop_pid "$heavy_clients" KILL
@@ -129,6 +132,7 @@ for kind in project project-conscrypt project-unpinned; do
     "heavy.p99-ratio.$kind" '<=' 1
   [ "$kind" = project-unpinned ] && continue
   ratios "heavy.open-loop-p99-ratio.$kind" "heavy.open-loop-p99.$kind" "heavy.open-loop-p99.$other"
+  within "heavy.open-loop-p99-ratio.$kind" 10%   # a p99 of a few hundred requests a second moves more than wrk's
   target "2 /books p99 ms (load --rate $RATE)$label" "$(figure_median "heavy.open-loop-p99.$kind")" node \
     "$(figure_median "heavy.open-loop-p99.$other")" "$(figure_median "heavy.open-loop-p99-ratio.$kind")" \
     "2 /books beside a saturated crypto pool$label: the project's p99 at a fixed rate no worse than Node.js's" \

@@ -1,17 +1,17 @@
 # shellcheck shell=bash
 # Figure 3 of experiments/bench.sh (sourced by it): scrypt's cost, unpinned.
-#  - Through HTTP, per provider and for Node.js: one warm-up request, then SCRYPT_SINGLE sequential requests (median
-#    time); then one curl loop per core of SCRYPT_PER_CLIENT requests each: derivations/s. The target is the pool's
-#    scaling: rate >= 0.9 x cores x (1 / single time).
-#  - Without HTTP, the default provider beside Node's: the CPU of one derivation (median of SCRYPT_SINGLE + 2, after a
-#    warm-up; `derive --json`'s deriving thread, Node's process.cpuUsage around scryptSync) and the bytes the deriving
-#    thread allocates.
+#  - Through HTTP, per provider and for Node.js: one warm-up request, then SCRYPT_ROUNDS rounds of SCRYPT_SINGLE
+#    sequential requests (median time) and one curl loop per core of SCRYPT_PER_CLIENT requests each: derivations/s.
+#    The target is the pool's scaling, a round's rate >= 0.9 x cores x (1 / the round's single time).
+#  - Without HTTP, the default provider beside Node's, in turn, SCRYPT_ROUNDS times: the CPU of one derivation
+#    (median of SCRYPT_SINGLE + 2, after a warm-up; `derive --json`'s deriving thread, Node's process.cpuUsage around
+#    scryptSync) and the bytes the deriving thread allocates.
 #  - The young collections that 4 pooled derivations cause on an idle default server, and on one with bouncycastle
 #    for comparison (-Xlog:gc, a logging flag only).
 # --short leaves out bouncycastle and conscrypt.
-# Figures scrypt.* (one derivation's time: a round per request; the others: one run each); targets "3 scrypt/s"
-# (>= 0.9), "3 one derivation's CPU ms" (<= 1.05 x Node.js), "3 bytes allocated per derivation" (< 64 KiB), "3 young
-# GCs" (<= 2).
+# Figures scrypt.* (one derivation's time: a value per request; the young GCs: one run; the others: one per round);
+# targets "3 scrypt/s" (>= 0.9), "3 one derivation's CPU ms" (<= 1.05 x Node.js), "3 bytes allocated per derivation"
+# (< 64 KiB), "3 young GCs" (<= 2).
 
 section "3. scrypt cost (N=65536 r=8 p=8) through HTTP: one derivation, and derivations/s with $CORES pool threads"
 
@@ -40,8 +40,9 @@ curl_rate() {
 scrypt_variants=(project:reuse)
 if $EVERY_VARIANT; then scrypt_variants+=(project:bouncycastle project:conscrypt); fi
 if $HAVE_NODE; then scrypt_variants+=(node); else skip "Node.js crypto.scrypt (no node)"; fi
-table scrypt "scrypt through HTTP: one derivation (median of $SCRYPT_SINGLE requests) and derivations/s from $CORES \
-clients of $SCRYPT_PER_CLIENT requests each, against the pool's ideal ($CORES x 1 / one derivation)" \
+table scrypt "scrypt through HTTP, medians of $SCRYPT_ROUNDS rounds: one derivation ($SCRYPT_SINGLE requests a round) \
+and derivations/s from $CORES clients of $SCRYPT_PER_CLIENT requests each, against the pool's ideal ($CORES x 1 / one \
+derivation)" \
   provider hasher "one derivation ms" "derivations/s" "ideal/s" "rate/ideal"
 for variant in "${scrypt_variants[@]}"; do
   name=${variant//:/-}
@@ -54,15 +55,17 @@ for variant in "${scrypt_variants[@]}"; do
   fi
   url=$SERVER_URL/member/verify-pooled
   [ "$MODE" = smoke ] || curl -s -o /dev/null --max-time 300 "$url"   # warm-up (JIT)
-  for i in $(seq "$SCRYPT_SINGLE"); do
-    figure "scrypt.one-ms.$name" \
-      "$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url" | awk '{ printf "%.1f", $1 * 1000 }')" ms \
-      "one derivation through HTTP: $name"
+  for round in $(seq "$SCRYPT_ROUNDS"); do
+    singles=()
+    for i in $(seq "$SCRYPT_SINGLE"); do
+      singles+=("$(curl -s -o /dev/null --max-time 300 -w '%{time_total}' "$url" | awk '{ printf "%.1f", $1 * 1000 }')")
+      figure "scrypt.one-ms.$name" "${singles[-1]}" ms "one derivation through HTTP: $name"
+    done
+    figure "scrypt.rate.$name" "$(curl_rate "$url" "$CORES" "$SCRYPT_PER_CLIENT" "$OUT/3-$name.rate.$round.txt")" /s \
+      "derivations/s from $CORES clients: $name"
+    figure "scrypt.ideal-rate.$name" "$(calc "$CORES * 1000 / a" "$(printf '%s\n' "${singles[@]}" | median)")" /s \
+      "$CORES x 1 / one derivation (this round's): $name"
   done
-  figure "scrypt.rate.$name" "$(curl_rate "$url" "$CORES" "$SCRYPT_PER_CLIENT" "$OUT/3-$name.rate.txt")" /s \
-    "derivations/s from $CORES clients: $name"
-  figure "scrypt.ideal-rate.$name" "$(calc "$CORES * 1000 / a" "$(figure_median "scrypt.one-ms.$name")")" /s \
-    "$CORES x 1 / one derivation: $name"
   ratios "scrypt.rate-over-ideal.$name" "scrypt.rate.$name" "scrypt.ideal-rate.$name"
   within "scrypt.rate-over-ideal.$name" 5%   # too close to 0.9 to call: within the runs' spread
   echo "$name: one derivation $(figure_values "scrypt.one-ms.$name" | paste -sd' ') ms"
@@ -79,16 +82,8 @@ target "3 one derivation ms (info)" "$(figure_median scrypt.one-ms.project-reuse
   "$(figure_median scrypt.one-ms.node)" "$(figure_median scrypt.one-ms-ratio.vs-node)"
 
 cpu_runs=$((SCRYPT_SINGLE + 2))
-loan_runtime derive --threads "$CORES" --single "$cpu_runs" --count "$CORES" --json "$OUT/3-derive.json" \
-  > "$OUT/3-derive.txt" 2>&1 || true
-sed 's/^/  /' "$OUT/3-derive.txt"
-reuse_cpu=$(json_get "$OUT/3-derive.json" .singleCpuMedianMs)
-if num "$reuse_cpu"; then reuse_cpu=$(printf '%.1f' "$reuse_cpu"); fi
-reuse_bytes=$(json_get "$OUT/3-derive.json" .singleAllocatedBytes)
-if num "$reuse_bytes"; then reuse_bytes=$(printf '%.0f' "$reuse_bytes"); fi
-node_cpu=-
-if $HAVE_NODE; then
-  node_cpu=$(node -e '
+node_cpu_ms() {
+  node -e '
     const { scryptSync } = require("node:crypto");
     const cost = { N: 65536, r: 8, p: 8, maxmem: 256 * 1024 * 1024 };
     scryptSync("password", "salt", 32, cost);
@@ -100,13 +95,28 @@ if $HAVE_NODE; then
       ms.push((used.user + used.system) / 1000);
     }
     ms.sort((a, b) => a - b);
-    console.log(ms[ms.length >> 1].toFixed(1));' "$cpu_runs" 2>/dev/null || echo -)
-fi
-echo "one derivation's CPU (median of $cpu_runs): project reuse $reuse_cpu ms, node $node_cpu ms;" \
-   "allocated by the deriving thread: $reuse_bytes bytes"
-figure scrypt.cpu-ms.project-reuse "$reuse_cpu" ms "one derivation's CPU, median of $cpu_runs: project (reuse)"
-figure scrypt.cpu-ms.node "$node_cpu" ms "one derivation's CPU, median of $cpu_runs: node scryptSync"
-figure scrypt.allocated-bytes.project-reuse "$reuse_bytes" bytes "bytes the deriving thread allocates per derivation"
+    console.log(ms[ms.length >> 1].toFixed(1));' "$1" 2>/dev/null || echo -
+}
+# the project and Node.js in turn, SCRYPT_ROUNDS times: a round's ratio compares two runs of the same minute
+for round in $(seq "$SCRYPT_ROUNDS"); do
+  loan_runtime derive --threads "$CORES" --single "$cpu_runs" --count "$CORES" --json "$OUT/3-derive.$round.json" \
+    > "$OUT/3-derive.$round.txt" 2>&1 || true
+  sed 's/^/  /' "$OUT/3-derive.$round.txt"
+  reuse_cpu=$(json_get "$OUT/3-derive.$round.json" .singleCpuMedianMs)
+  if num "$reuse_cpu"; then reuse_cpu=$(printf '%.1f' "$reuse_cpu"); fi
+  reuse_bytes=$(json_get "$OUT/3-derive.$round.json" .singleAllocatedBytes)
+  if num "$reuse_bytes"; then reuse_bytes=$(printf '%.0f' "$reuse_bytes"); fi
+  node_cpu=-
+  if $HAVE_NODE; then node_cpu=$(node_cpu_ms "$cpu_runs"); fi
+  echo "round $round: one derivation's CPU (median of $cpu_runs): project reuse $reuse_cpu ms, node $node_cpu ms;" \
+     "allocated by the deriving thread: $reuse_bytes bytes"
+  figure scrypt.cpu-ms.project-reuse "$reuse_cpu" ms "one derivation's CPU, median of $cpu_runs: project (reuse)"
+  figure scrypt.cpu-ms.node "$node_cpu" ms "one derivation's CPU, median of $cpu_runs: node scryptSync"
+  figure scrypt.allocated-bytes.project-reuse "$reuse_bytes" bytes "bytes the deriving thread allocates per derivation"
+done
+reuse_cpu=$(figure_median scrypt.cpu-ms.project-reuse)
+node_cpu=$(figure_median scrypt.cpu-ms.node)
+reuse_bytes=$(figure_median scrypt.allocated-bytes.project-reuse)
 ratios scrypt.cpu-ratio.vs-node scrypt.cpu-ms.project-reuse scrypt.cpu-ms.node
 within scrypt.cpu-ratio.vs-node 5%
 target "3 one derivation's CPU ms, default provider" "$reuse_cpu" node "$node_cpu" \

@@ -284,10 +284,13 @@ within_counts() {
 }
 
 # within_outcome CLEARED MISSED ROUNDS: held when every round cleared the goal, failed when every one missed it, else
-# (and with no round) inconclusive.
+# inconclusive, as with fewer than MIN_ROUNDS rounds: a figure close enough to its goal to need a band is not settled
+# by one or two runs (two quick passes drew opposite outcomes from such runs).
+MIN_ROUNDS=3   # the fewest rounds a verdict with a band (within=) stands on
 within_outcome() {
-  if [ "$3" -gt 0 ] && [ "$1" -eq "$3" ]; then echo held
-  elif [ "$3" -gt 0 ] && [ "$2" -eq "$3" ]; then echo failed
+  if [ "$3" -lt "$MIN_ROUNDS" ]; then echo inconclusive
+  elif [ "$1" -eq "$3" ]; then echo held
+  elif [ "$2" -eq "$3" ]; then echo failed
   else echo inconclusive
   fi
 }
@@ -307,6 +310,7 @@ _verdict_within() {
   read -r cleared missed rounds < <(within_counts "$pattern" "$op" "$limit" "$within")
   if [ "$rounds" -le 1 ]; then basis="one run"; else basis="median of $rounds rounds"; fi
   basis="$basis; cleared the goal by more than $within in $cleared of $rounds, missed it by more in $missed"
+  [ "$rounds" -lt "$MIN_ROUNDS" ] && basis="$basis; fewer than $MIN_ROUNDS rounds"
   [ "$RUN_MODE" = short ] && basis="$basis; short run"
   case $result in
     true|false) outcome=$(within_outcome "$cleared" "$missed" "$rounds") ;;

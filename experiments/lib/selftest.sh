@@ -30,3 +30,12 @@ for ending in fails ends is-stopped; do
   fi
 done
 echo "experiments/lib selftest: a script that fails, ends or is stopped leaves no process behind"
+
+# A verdict with a band stands on MIN_ROUNDS rounds at least: two rounds that both clear the goal are not a "held".
+outcomes=$(bash -c 'source experiments/lib/init.sh; echo "$(within_outcome 2 0 2) $(within_outcome 0 2 2)" \
+  "$(within_outcome 3 0 3) $(within_outcome 0 3 3) $(within_outcome 2 0 3)"' 2>/dev/null)
+if [ "$outcomes" != "inconclusive inconclusive held failed inconclusive" ]; then
+  echo "experiments/lib selftest: within_outcome on 2, 2, 3, 3 and 3 rounds gave '$outcomes'" >&2
+  exit 1
+fi
+echo "experiments/lib selftest: a verdict with a band is inconclusive on fewer than 3 rounds"
