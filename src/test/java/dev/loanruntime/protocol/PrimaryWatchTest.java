@@ -9,10 +9,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.is;
 
+// The watch logs its warnings to System.err: not while a test that swaps it (CliRun) reads what it printed.
+@ResourceLock(value = Resources.SYSTEM_ERR, mode = ResourceAccessMode.READ)
 class PrimaryWatchTest {
     /** The primary's end of the pipe: closing it is the primary's death. */
     private final PipedOutputStream primary = new PipedOutputStream();
