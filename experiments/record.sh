@@ -6,7 +6,7 @@
 #
 # Usage: experiments/record.sh [--short] [EXPERIMENT...]
 #   EXPERIMENT  01 ... 18 or bench (or a full name, 09-request-stages); all of them when none is given
-#   --short     each experiment's quick pass (about 45 minutes in all on 2 cores; the full record takes about three hours)
+#   --short     each experiment's quick pass (about 75 minutes in all on 2 cores; the full record takes three and a half hours)
 # It first checks that the machine is idle (other work slows every figure): it waits up to 2 minutes for the CPUs to
 # be 90% idle, then goes on and says so. An experiment that fails keeps its earlier record; the exit status is 1.
 set -euo pipefail
